@@ -1,0 +1,74 @@
+import type { JsonSchema, Severity } from "../types.js";
+
+export type RuleEntry = Severity | readonly [Severity] | readonly [Severity, Record<string, unknown>];
+
+export interface CommandConfig {
+  readonly preset?: string;
+  readonly rules?: Readonly<Record<string, RuleEntry>>;
+}
+
+/** The shape of `returnlint.config.*` (DESIGN.md, "Config file"). */
+export interface Config {
+  readonly $schema?: string;
+  readonly preset?: string;
+  readonly rules?: Readonly<Record<string, RuleEntry>>;
+  readonly commands?: Readonly<Record<string, CommandConfig>>;
+}
+
+/** A preset: data only. `extends` names another preset whose rules come first. */
+export interface Preset {
+  readonly name: string;
+  readonly format: "v5" | "v7" | "metadata-file";
+  readonly description?: string;
+  readonly extends?: string;
+  readonly rules: Readonly<Record<string, RuleEntry>>;
+}
+
+export const SEVERITIES: readonly Severity[] = ["off", "warn", "error"];
+
+const severity = { enum: SEVERITIES, description: "off, warn or error" };
+
+const ruleEntry = {
+  description: "A severity, or [severity, options].",
+  oneOf: [
+    severity,
+    { type: "array", prefixItems: [severity], minItems: 1, maxItems: 1 },
+    { type: "array", prefixItems: [severity, { type: "object" }], minItems: 2, maxItems: 2 },
+  ],
+};
+
+const rules = {
+  type: "object",
+  description: "Rule id (built-in, package or ./file.mjs) → severity or [severity, options].",
+  propertyNames: { minLength: 1 },
+  additionalProperties: ruleEntry,
+};
+
+const preset = {
+  type: "string",
+  minLength: 1,
+  description: "v5, v7, metadata-file, auto, or a returnlint-preset-* package.",
+};
+
+/** Published as `@returnlint/core/config.schema.json` so editors can complete configs. */
+export const configSchema: JsonSchema = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://returnlint.dev/config.schema.json",
+  title: "returnlint configuration",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    $schema: { type: "string" },
+    preset: { ...preset, description: "The preset of every command not listed under commands (default: auto)." },
+    rules: { ...rules, description: "Rules applied to every command, after its preset." },
+    commands: {
+      type: "object",
+      description: "Per orchestrator command (research, plan, revise, implement, …).",
+      additionalProperties: {
+        type: "object",
+        additionalProperties: false,
+        properties: { preset, rules },
+      },
+    },
+  },
+};

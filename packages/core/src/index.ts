@@ -1,0 +1,31 @@
+export type * from "./types.js";
+export { defineRule } from "./define-rule.js";
+export { ReturnlintError, isReturnlintError, type ErrorCode } from "./errors.js";
+export { fillTemplate, placeholders } from "./messages.js";
+export { escapeToken, isObject, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
+export { lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
+export { closest, editDistance } from "./suggest.js";
+export {
+  COMMAND_SUCCESS,
+  CONTEXTUAL_SUCCESS,
+  IN_PROGRESS,
+  LEGACY_STATUSES,
+  NON_SUCCESS_STATUSES,
+  detectFormat,
+  successStatuses,
+} from "./vocabulary.js";
+export { createFileView } from "./files.js";
+export { agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
+export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
+export {
+  BUILTIN_PRESETS,
+  loadConfig,
+  resolveRule,
+  rulesFor,
+  type LoadOptions,
+  type LoadedConfig,
+  type LoadedRule,
+  type RulesForInput,
+} from "./config/resolve.js";
+export { configSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
+export { docsUrl } from "./docs.js";

@@ -1,0 +1,54 @@
+/** RFC 6901 JSON Pointers: the address of every finding. */
+
+export function escapeToken(token: string | number): string {
+  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function pointerOf(...tokens: readonly (string | number)[]): string {
+  return tokens.map((token) => `/${escapeToken(token)}`).join("");
+}
+
+/** `metadata.session_id` → `/metadata/session_id`: configs name fields the way the seeds do. */
+export function pointerFromPath(path: string): string {
+  return path.startsWith("/") ? path : pointerOf(...path.split("."));
+}
+
+export function tokensOf(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** The value at `pointer`, or `undefined` when any step is missing. */
+export function valueAt(root: unknown, pointer: string): unknown {
+  let current: unknown = root;
+  for (const token of tokensOf(pointer)) {
+    if (Array.isArray(current)) {
+      current = /^(0|[1-9]\d*)$/.test(token) ? current[Number(token)] : undefined;
+    } else if (isObject(current) && Object.hasOwn(current, token)) {
+      current = current[token];
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `string`, `number`, `array`, `object`, `null`, …: the JSON type, as messages name it. */
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/** A short, printable rendering of a JSON value for messages. */
+export function preview(value: unknown, max = 60): string {
+  const text = value === undefined ? "undefined" : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

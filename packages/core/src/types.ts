@@ -1,0 +1,148 @@
+/** The three return formats returnlint knows (DESIGN.md, "The three return formats"). */
+export type FormatName = "v5" | "v7" | "metadata-file";
+
+/** What a config entry says about a rule. */
+export type Severity = "off" | "warn" | "error";
+
+/** What a single line of the transcript is. */
+export type Level = "pass" | "info" | "warn" | "fail";
+
+export type JsonObject = Record<string, unknown>;
+
+/** JSON Schema (draft 2020-12 subset understood by ajv 8). */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * One message a rule may emit. `text` is the transcript headline
+ * (`[FAIL] Artifact is empty: {path}`); `detail` is printed verbatim beneath it
+ * (`Error: …`, or `Expected: …` / `Got: …` lines); `recommendation` tells the
+ * agent what to change. All three are templates with `{placeholder}`s.
+ */
+export interface MessageSpec {
+  readonly text: string;
+  readonly detail?: string;
+  readonly recommendation?: string;
+}
+
+export interface RuleMeta<Options> {
+  /** One line, shown by `returnlint rules`. */
+  readonly description: string;
+  /** Where the rule's README lives. */
+  readonly docs: string;
+  /**
+   * `object` (the default): the rule runs only when the return parsed to a JSON object.
+   * `text`: the rule runs on every input, parsed or not (json-structure is one).
+   */
+  readonly input?: "object" | "text";
+  /** JSON Schema of the options object; validated by core when the config loads. */
+  readonly schema: JsonSchema;
+  readonly defaultOptions: Options;
+  readonly messages: Readonly<Record<string, MessageSpec>>;
+}
+
+export type MessageData = Readonly<Record<string, string | number>>;
+
+export interface ReportDescriptor {
+  readonly messageId: string;
+  readonly data?: MessageData;
+  /** JSON Pointer (RFC 6901) into the return. */
+  readonly pointer?: string;
+}
+
+/** What the caller knows about the delegation this return answers. */
+export interface Expected {
+  readonly sessionId?: string;
+  readonly agent?: string;
+  readonly task?: string;
+}
+
+/** How artifacts are looked at. Every path is relative to the project root. */
+export type FileCheck =
+  | { readonly ok: true; readonly kind: "file"; readonly size: number; readonly path: string }
+  | { readonly ok: false; readonly problem: FileProblem; readonly path: string; readonly kind?: string };
+
+export type FileProblem =
+  | "emptyPath"
+  | "nulByte"
+  | "absolute"
+  | "escapesRoot"
+  | "symlinkEscapesRoot"
+  | "symlinkLoop"
+  | "notFound"
+  | "notAFile"
+  | "nameTooLong"
+  | "unreadable";
+
+export interface FileView {
+  /** The project root, absolute. */
+  readonly root: string;
+  /** Classifies a path without opening it. Results are cached for the run. */
+  check(path: string): Promise<FileCheck>;
+  /** Reads at most `maxBytes` of a regular file inside the root, or returns null. */
+  read(path: string, maxBytes: number): Promise<string | null>;
+}
+
+export type ParseOutcome =
+  | { readonly ok: true; readonly value: unknown }
+  | {
+      readonly ok: false;
+      readonly kind: "empty" | "noReturn" | "syntax" | "trailing";
+      readonly reason: string;
+      readonly line: number;
+      readonly column: number;
+    };
+
+export interface RuleContext<Options> {
+  /** The parsed return. For `input: "text"` rules it is `{}` unless the return is an object. */
+  readonly value: JsonObject;
+  /** The raw text the return was parsed from (byte-order mark removed). */
+  readonly text: string;
+  readonly parse: ParseOutcome;
+  /** The orchestrator command this return answers (`research`, `plan`, …), or null. */
+  readonly command: string | null;
+  readonly format: FormatName;
+  readonly expected: Expected;
+  /** The agent named in messages: `--agent`, else the return's `agent_type`. */
+  readonly agent: string;
+  readonly options: Options;
+  readonly files: FileView;
+  /** A problem, reported at the severity the config gives the rule. */
+  report(descriptor: ReportDescriptor): void;
+  /** A check that held (`[PASS] Artifact exists: …`). */
+  pass(descriptor: ReportDescriptor): void;
+  /** A note that is neither pass nor problem (`[INFO] Artifact count: 2`). */
+  info(descriptor: ReportDescriptor): void;
+}
+
+export interface Rule<Options = unknown> {
+  readonly id: string;
+  readonly meta: RuleMeta<Options>;
+  check(context: RuleContext<Options>): void | Promise<void>;
+}
+
+/** A rule, type-erased, as registries and configs hold it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRule = Rule<any>;
+
+export interface Result {
+  readonly ruleId: string;
+  readonly level: Level;
+  readonly messageId: string;
+  readonly message: string;
+  readonly detail?: string;
+  readonly recommendation?: string;
+  readonly pointer?: string;
+}
+
+export interface Report {
+  readonly ok: boolean;
+  readonly command: string | null;
+  readonly format: FormatName;
+  readonly status: string | null;
+  readonly agent: string;
+  readonly errorCount: number;
+  readonly warningCount: number;
+  /** True when a rule crashed: the verdict cannot be trusted (exit 2). */
+  readonly internalError: boolean;
+  readonly results: readonly Result[];
+}

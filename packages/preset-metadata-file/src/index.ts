@@ -1,0 +1,31 @@
+/**
+ * The metadata file (return-metadata-file.md): `specs/{N}_{SLUG}/.return-meta.json`.
+ * Contextual statuses only (never `completed`), `in_progress` for early metadata,
+ * and no summary required.
+ */
+export default {
+  name: "metadata-file",
+  format: "metadata-file",
+  description: "specs/{N}_{SLUG}/.return-meta.json files: contextual statuses, in_progress allowed, summary optional",
+  rules: {
+    "json-structure": "error",
+    "required-fields": [
+      "error",
+      {
+        fields: [
+          "status",
+          "artifacts",
+          "metadata",
+          "metadata.session_id",
+          "metadata.agent_type",
+          "metadata.delegation_depth",
+          "metadata.delegation_path",
+        ],
+      },
+    ],
+    "status-enum": ["error", { variant: "contextual", allowInProgress: true }],
+    "session-id": ["error", { field: "metadata.session_id" }],
+    artifacts: "error",
+    "summary-length": ["warn", { maxChars: 400 }],
+  },
+} as const;

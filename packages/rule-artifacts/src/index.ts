@@ -1,0 +1,183 @@
+import { defineRule, docsUrl, isObject, jsonType, pointerOf, type FileCheck, type FileProblem } from "@returnlint/core";
+
+interface Options {
+  /** Statuses that say the work is unfinished: their artifacts are not checked (the seeds' rule). */
+  skipStatuses: string[];
+}
+
+const WRONG_PATH = "Verify {agent} writes artifacts to correct paths";
+const RELATIVE = "Fix {agent} subagent to name artifacts by paths relative to the project root";
+
+const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
+  emptyPath: "emptyPath",
+  nulByte: "nulByte",
+  absolute: "absolutePath",
+  escapesRoot: "escapesRoot",
+  symlinkEscapesRoot: "symlinkEscapesRoot",
+  symlinkLoop: "symlinkLoop",
+  notFound: "notFound",
+  notAFile: "notAFile",
+  nameTooLong: "nameTooLong",
+  unreadable: "unreadable",
+};
+
+/** Prints a path as the seeds do, unless it holds control characters that would garble the line. */
+function shown(path: string): string {
+  return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
+}
+
+/** Step 5 (CRITICAL): a return that claims finished work names artifacts that really exist. */
+export default defineRule<Options>({
+  id: "artifacts",
+  meta: {
+    description: "A return that claims finished work names artifacts that exist inside the root as non-empty regular files.",
+    docs: docsUrl("artifacts"),
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: { skipStatuses: { type: "array", items: { type: "string" } } },
+      required: ["skipStatuses"],
+    },
+    defaultOptions: { skipStatuses: ["partial", "failed", "blocked", "in_progress"] },
+    messages: {
+      skipped: {
+        text: "Skipping artifact validation (status={status})",
+        detail: "Note: Partial/failed/blocked status may have empty or incomplete artifacts",
+      },
+      phantomWork: {
+        text: "Agent returned '{status}' status but created no artifacts",
+        detail: "Error: Phantom work detected - status={status} but no artifacts",
+        recommendation: "Verify {agent} creates artifacts before updating status",
+      },
+      artifactCount: { text: "Artifact count: {count}" },
+      bareString: {
+        text: "Artifact {index} is a bare path, not an object: {path}",
+        detail: 'Error: each artifact must be an object with "type", "path" and "summary"',
+        recommendation: "Fix {agent} subagent to return artifacts as objects with type, path and summary",
+      },
+      notAnObject: {
+        text: "Artifact {index} is not an object: received {type}",
+        detail: 'Error: each artifact must be an object with "type", "path" and "summary"',
+        recommendation: "Fix {agent} subagent to return artifacts as objects with type, path and summary",
+      },
+      missingPath: {
+        text: "Artifact {index} has no path",
+        detail: 'Error: each artifact must name its file in "path"',
+        recommendation: "Fix {agent} subagent to give every artifact a path",
+      },
+      pathNotString: {
+        text: "Artifact {index} path is not a string: received {type}",
+        detail: 'Error: "path" must be a string relative to the project root',
+        recommendation: RELATIVE,
+      },
+      emptyPath: { text: "Artifact {index} path is empty", detail: 'Error: "path" must name a file', recommendation: WRONG_PATH },
+      nulByte: {
+        text: "Artifact path contains a NUL byte: {path}",
+        detail: "Error: no file can have this name",
+        recommendation: WRONG_PATH,
+      },
+      absolutePath: {
+        text: "Artifact path is absolute: {path}",
+        detail: "Error: artifact paths must be relative to the project root ({root})",
+        recommendation: RELATIVE,
+      },
+      escapesRoot: {
+        text: "Artifact path leaves the project root: {path}",
+        detail: "Error: the path resolves outside {root}",
+        recommendation: RELATIVE,
+      },
+      symlinkEscapesRoot: {
+        text: "Artifact is a symlink leading outside the project root: {path}",
+        detail: "Error: the link resolves outside {root}; returnlint does not follow it",
+        recommendation: "Verify {agent} writes artifacts inside the project",
+      },
+      symlinkLoop: { text: "Artifact path is a symlink loop: {path}", detail: "Error: the links never reach a file", recommendation: WRONG_PATH },
+      notFound: {
+        text: "Artifact does not exist: {path}",
+        detail: "Error: Subagent claimed to create artifact but file does not exist",
+        recommendation: WRONG_PATH,
+      },
+      notAFile: {
+        text: "Artifact is not a regular file: {path} ({kind})",
+        detail: "Error: Subagent named a {kind} as an artifact; artifacts are files",
+        recommendation: WRONG_PATH,
+      },
+      nameTooLong: { text: "Artifact path is too long: {path}", detail: "Error: the file system rejects this name", recommendation: WRONG_PATH },
+      unreadable: {
+        text: "Artifact cannot be inspected: {path}",
+        detail: "Error: permission denied or an I/O error while looking at the file",
+        recommendation: WRONG_PATH,
+      },
+      exists: { text: "Artifact exists: {path}" },
+      empty: {
+        text: "Artifact is empty: {path}",
+        detail: "Error: Subagent created file but wrote no content",
+        recommendation: "Verify {agent} writes content to artifacts",
+      },
+      nonEmpty: { text: "Artifact is non-empty: {path} ({size} bytes)" },
+      allValidated: { text: "{count} artifacts validated" },
+    },
+  },
+  async check(context) {
+    const { value, files } = context;
+    const artifacts = value.artifacts;
+    if (!Array.isArray(artifacts)) return; // required-fields reports a missing or mistyped list
+    const status = typeof value.status === "string" ? value.status : String(JSON.stringify(value.status));
+    if (context.options.skipStatuses.includes(status)) {
+      context.info({ messageId: "skipped", data: { status } });
+      return;
+    }
+    if (artifacts.length === 0) {
+      context.report({ messageId: "phantomWork", data: { status }, pointer: "/artifacts" });
+      return;
+    }
+    context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
+
+    let failures = 0;
+    const named: { index: number; path: string; pointer: string }[] = [];
+    artifacts.forEach((entry: unknown, index) => {
+      const pointer = pointerOf("artifacts", index);
+      if (typeof entry === "string") {
+        failures += 1;
+        context.report({ messageId: "bareString", data: { index, path: shown(entry) }, pointer });
+        named.push({ index, path: entry, pointer });
+      } else if (!isObject(entry)) {
+        failures += 1;
+        context.report({ messageId: "notAnObject", data: { index, type: jsonType(entry) }, pointer });
+      } else if (entry.path === undefined || entry.path === null) {
+        failures += 1;
+        context.report({ messageId: "missingPath", data: { index }, pointer });
+      } else if (typeof entry.path !== "string") {
+        failures += 1;
+        context.report({ messageId: "pathNotString", data: { index, type: jsonType(entry.path) }, pointer: `${pointer}/path` });
+      } else {
+        named.push({ index, path: entry.path, pointer: `${pointer}/path` });
+      }
+    });
+
+    const checks: FileCheck[] = await Promise.all(named.map(({ path }) => files.check(path)));
+    // The seeds' order: every existence check, then every size check.
+    named.forEach(({ index, path, pointer }, position) => {
+      const checked = checks[position];
+      if (checked === undefined) return;
+      if (checked.ok) {
+        context.pass({ messageId: "exists", data: { path: shown(path) } });
+        return;
+      }
+      failures += 1;
+      const data = { index, path: shown(path), root: files.root, kind: checked.kind ?? "file" };
+      context.report({ messageId: PROBLEM_MESSAGE[checked.problem], data, pointer });
+    });
+    named.forEach(({ path, pointer }, position) => {
+      const checked = checks[position];
+      if (checked?.ok !== true) return;
+      if (checked.size === 0) {
+        failures += 1;
+        context.report({ messageId: "empty", data: { path: shown(path) }, pointer });
+      } else {
+        context.pass({ messageId: "nonEmpty", data: { path: shown(path), size: checked.size } });
+      }
+    });
+    if (failures === 0) context.pass({ messageId: "allValidated", data: { count: artifacts.length } });
+  },
+});

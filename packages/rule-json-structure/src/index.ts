@@ -1,0 +1,57 @@
+import { defineRule, docsUrl, jsonType } from "@returnlint/core";
+
+const recommendation = "Fix {agent} subagent return format";
+
+/** Step 1 of every seed: the return must be one JSON object, and nothing else. */
+export default defineRule<Record<string, never>>({
+  id: "json-structure",
+  meta: {
+    description: "The return parses as one JSON object (not prose, not empty, nothing after it).",
+    docs: docsUrl("json-structure"),
+    input: "text",
+    schema: { type: "object", additionalProperties: false },
+    defaultOptions: {},
+    messages: {
+      validJson: { text: "Return is valid JSON" },
+      emptyInput: {
+        text: "Invalid JSON return from {agent}",
+        detail: "Error: Cannot parse return as JSON: the return is empty",
+        recommendation,
+      },
+      noReturn: {
+        text: "Invalid JSON return from {agent}",
+        detail: "Error: The subagent's final message contains no return: no JSON object was found in it",
+        recommendation: "Fix {agent} subagent to end with its JSON return, not prose",
+      },
+      syntaxError: {
+        text: "Invalid JSON return from {agent}",
+        detail: "Error: Cannot parse return as JSON: {reason} at line {line}, column {column}",
+        recommendation,
+      },
+      trailingText: {
+        text: "Invalid JSON return from {agent}",
+        detail: "Error: Cannot parse return as JSON: {reason} at line {line}, column {column}",
+        recommendation: "Fix {agent} subagent to return a single JSON object and nothing after it",
+      },
+      notAnObject: {
+        text: "Invalid JSON return from {agent}",
+        detail: "Error: The return must be a JSON object; received {type}",
+        recommendation: "Fix {agent} subagent to return an object with status, summary, artifacts and metadata",
+      },
+    },
+  },
+  check(context) {
+    const { parse } = context;
+    if (!parse.ok) {
+      const messageId = { empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText" }[parse.kind];
+      context.report({ messageId, data: { reason: parse.reason, line: parse.line, column: parse.column } });
+      return;
+    }
+    const type = jsonType(parse.value);
+    if (type !== "object") {
+      context.report({ messageId: "notAnObject", data: { type }, pointer: "" });
+      return;
+    }
+    context.pass({ messageId: "validJson" });
+  },
+});

@@ -1,0 +1,113 @@
+import { defineRule, docsUrl, jsonType, pointerFromPath, preview, tokensOf, valueAt } from "@returnlint/core";
+
+type FieldType = "string" | "number" | "integer" | "boolean" | "array" | "object";
+
+interface Options {
+  /** Dotted paths (`metadata.session_id`) or JSON Pointers, in the order they are checked. */
+  fields: string[];
+  /** The JSON type each field must have; the seeds' types are built in. */
+  types: Record<string, FieldType>;
+}
+
+const FIELD_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
+
+/** The types the seeds give the fields they name (subagent-return-validation.md, "Required fields"). */
+const SEED_TYPES: Readonly<Record<string, FieldType>> = {
+  status: "string",
+  summary: "string",
+  artifacts: "array",
+  metadata: "object",
+  session_id: "string",
+  "metadata.session_id": "string",
+  "metadata.agent_type": "string",
+  "metadata.delegation_depth": "integer",
+  "metadata.delegation_path": "array",
+};
+
+const ARTICLE: Readonly<Record<FieldType, string>> = {
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  boolean: "a boolean",
+  array: "an array",
+  object: "an object",
+};
+
+function hasType(value: unknown, type: FieldType): boolean {
+  if (type === "integer") return Number.isInteger(value);
+  return jsonType(value) === type;
+}
+
+/** Step 2: every field the format requires is present and of the right JSON type. */
+export default defineRule<Options>({
+  id: "required-fields",
+  meta: {
+    description: "The fields the format requires are present (not missing, not null) and have the right JSON types.",
+    docs: docsUrl("required-fields"),
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        fields: { type: "array", items: { type: "string", minLength: 1 } },
+        types: { type: "object", additionalProperties: { enum: FIELD_TYPES } },
+      },
+    },
+    defaultOptions: {
+      fields: ["status", "summary", "artifacts", "metadata", "metadata.session_id", "metadata.agent_type", "metadata.delegation_depth", "metadata.delegation_path"],
+      types: {},
+    },
+    messages: {
+      allPresent: { text: "All required fields present" },
+      missingField: {
+        text: "Missing required field: {field}",
+        detail: "Error: Subagent return validation failed",
+        recommendation: "Fix {agent} subagent to include all required fields",
+      },
+      missingMetadataField: {
+        text: "Missing required metadata field: {field}",
+        detail: "Error: Subagent return validation failed",
+        recommendation: "Fix {agent} subagent to include all required metadata fields",
+      },
+      wrongType: {
+        text: "Wrong type for field: {field}",
+        detail: 'Error: "{field}" must be {expected}; received {actual} {value}',
+        recommendation: "Fix {agent} subagent to return {field} as {expected}",
+      },
+    },
+  },
+  check(context) {
+    const types = { ...SEED_TYPES, ...context.options.types };
+    const unusable = new Set<string>();
+    let problems = 0;
+    for (const field of context.options.fields) {
+      const pointer = pointerFromPath(field);
+      const tokens = tokensOf(pointer);
+      // A field under a missing or mistyped parent is already reported through its parent.
+      if (tokens.some((_, index) => unusable.has(tokens.slice(0, index).join("/")))) continue;
+      const value = valueAt(context.value, pointer);
+      const name = tokens.join(".");
+      if (value === undefined || value === null) {
+        unusable.add(tokens.join("/"));
+        problems += 1;
+        const inMetadata = tokens.length === 2 && tokens[0] === "metadata";
+        context.report(
+          inMetadata
+            ? { messageId: "missingMetadataField", data: { field: tokens[1] ?? name }, pointer }
+            : { messageId: "missingField", data: { field: name }, pointer },
+        );
+        continue;
+      }
+      const expected = types[name] ?? types[field];
+      if (expected !== undefined && !hasType(value, expected)) {
+        unusable.add(tokens.join("/"));
+        problems += 1;
+        context.report({
+          messageId: "wrongType",
+          data: { field: name, expected: ARTICLE[expected], actual: jsonType(value), value: preview(value, 40) },
+          pointer,
+        });
+      }
+    }
+    if (problems === 0) context.pass({ messageId: "allPresent" });
+  },
+});

@@ -1,0 +1,64 @@
+import { defineRule, docsUrl, pointerFromPath, preview, tokensOf, valueAt } from "@returnlint/core";
+
+interface Options {
+  /** Where the format keeps the session id: `session_id` (v5) or `metadata.session_id`. */
+  field: string;
+}
+
+const ELSEWHERE = ["/session_id", "/metadata/session_id"];
+
+/** Step 4: the return answers the delegation that was made, not another one. */
+export default defineRule<Options>({
+  id: "session-id",
+  meta: {
+    description: "The return's session id equals the one delegated (--session-id or RETURNLINT_SESSION_ID).",
+    docs: docsUrl("session-id"),
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: { field: { type: "string", minLength: 1 } },
+      required: ["field"],
+    },
+    defaultOptions: { field: "metadata.session_id" },
+    messages: {
+      matches: { text: "Session ID matches" },
+      notCompared: {
+        text: "Session ID not compared: no expected session id was given",
+        detail: "Note: pass --session-id or set RETURNLINT_SESSION_ID to compare it",
+      },
+      mismatch: {
+        text: "Session ID mismatch",
+        detail: "Expected: {expected}\nGot: {actual}\nError: Subagent return validation failed",
+        recommendation: "Fix {agent} subagent to return correct session_id",
+      },
+      misplaced: {
+        text: "Session ID in the wrong place: found at {found}, expected at {field}",
+        detail: "Error: this format keeps the session id at {field}",
+        recommendation: "Fix {agent} subagent to return session_id at {field}",
+      },
+    },
+  },
+  check(context) {
+    const pointer = pointerFromPath(context.options.field);
+    const field = tokensOf(pointer).join(".");
+    const actual = valueAt(context.value, pointer);
+    if (actual === undefined) {
+      const found = ELSEWHERE.find((other) => other !== pointer && valueAt(context.value, other) !== undefined);
+      if (found !== undefined) {
+        context.report({ messageId: "misplaced", data: { found: tokensOf(found).join("."), field }, pointer: found });
+      }
+      return; // a plain absence is required-fields' to report
+    }
+    const expected = context.expected.sessionId;
+    if (expected === undefined || expected === "") {
+      context.info({ messageId: "notCompared" });
+      return;
+    }
+    if (actual !== expected) {
+      const shown = typeof actual === "string" ? actual : preview(actual, 60);
+      context.report({ messageId: "mismatch", data: { expected, actual: shown }, pointer });
+      return;
+    }
+    context.pass({ messageId: "matches" });
+  },
+});

@@ -1,0 +1,67 @@
+import { describe, it } from "vitest";
+import { RuleTester } from "@returnlint/rule-tester";
+import rule from "./index.js";
+
+const contextual = { variant: "contextual", allowInProgress: false };
+const metadataFile = { variant: "contextual", allowInProgress: true };
+
+new RuleTester({ describe, it }).run(rule, {
+  valid: [
+    ...["completed", "partial", "failed", "blocked"].map((status) => ({ name: `legacy ${status}`, input: { status } })),
+    { name: "research → researched", input: { status: "researched" }, options: contextual, command: "research" },
+    { name: "plan → planned", input: { status: "planned" }, options: contextual, command: "plan" },
+    { name: "revise → planned", input: { status: "planned" }, options: contextual, command: "revise" },
+    { name: "implement → implemented", input: { status: "implemented" }, options: contextual, command: "implement" },
+    { name: "partial is always allowed", input: { status: "partial" }, options: contextual, command: "implement" },
+    { name: "without a command, any contextual success", input: { status: "planned" }, options: contextual },
+    { name: "early metadata where allowed", input: { status: "in_progress" }, options: metadataFile, command: "research" },
+    { name: "a missing status is required-fields' job", input: { summary: "x" } },
+    { name: "a custom vocabulary", input: { status: "tasks_created" }, options: { ...contextual, statuses: ["tasks_created", "failed"] } },
+  ],
+  invalid: [
+    {
+      name: "the seed's invalid status",
+      input: { status: "in-progress" },
+      errors: [{ messageId: "invalidStatus", pointer: "/status", message: "Invalid status: in-progress", detail: "must be one of completed, partial, failed, blocked" }],
+    },
+    {
+      name: "a planned return to /research names what /research allows",
+      input: { status: "planned" },
+      options: contextual,
+      command: "research",
+      errors: [
+        {
+          messageId: "invalidStatus",
+          detail: '"status" must be one of researched, partial, failed, blocked for /research; received "planned", the success status of /plan; use "researched"',
+        },
+      ],
+    },
+    {
+      name: "completed is never a metadata-file status",
+      input: { status: "completed" },
+      options: metadataFile,
+      command: "implement",
+      errors: [{ messageId: "invalidStatus", detail: 'use "implemented" ("completed" triggers Claude\'s stop behavior)' }],
+    },
+    { name: "done → completed", input: { status: "done" }, errors: [{ messageId: "invalidStatus", detail: 'did you mean "completed"?' }] },
+    { name: "complete → completed", input: { status: "complete" }, errors: [{ messageId: "invalidStatus", detail: 'did you mean "completed"?' }] },
+    {
+      name: "success → the command's status",
+      input: { status: "success" },
+      options: contextual,
+      command: "plan",
+      errors: [{ messageId: "invalidStatus", detail: 'did you mean "planned"?' }],
+    },
+    {
+      name: "research_done without a command → researched",
+      input: { status: "research_done" },
+      options: contextual,
+      errors: [{ messageId: "invalidStatus", detail: 'did you mean "researched"?' }],
+    },
+    { name: "wrong case", input: { status: "Completed" }, errors: [{ messageId: "invalidStatus", detail: 'did you mean "completed"? (statuses are lower case)' }] },
+    { name: "a typo", input: { status: "blokced" }, errors: [{ messageId: "invalidStatus", detail: 'did you mean "blocked"?' }] },
+    { name: "a number", input: { status: 1 }, errors: [{ messageId: "notAString", pointer: "/status", detail: "received number 1" }] },
+    { name: "in_progress where early metadata is not allowed", input: { status: "in_progress" }, options: contextual, command: "plan", errors: [{ messageId: "invalidStatus" }] },
+    { name: "a contextual status in a legacy format", input: { status: "researched" }, errors: [{ messageId: "invalidStatus", detail: 'did you mean "completed"?' }] },
+  ],
+});

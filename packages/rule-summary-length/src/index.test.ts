@@ -1,0 +1,26 @@
+import { describe, it } from "vitest";
+import { RuleTester } from "@returnlint/rule-tester";
+import rule from "./index.js";
+
+new RuleTester({ describe, it }).run(rule, {
+  valid: [
+    { name: "400 characters exactly", input: { summary: "x".repeat(400) } },
+    { name: "no summary (a metadata file)", input: { status: "researched" } },
+    { name: "a non-string summary is required-fields' job", input: { summary: 3 } },
+    { name: "emoji count once each", input: { summary: "🙂".repeat(400) } },
+    { name: "a configured limit", input: { summary: "x".repeat(120) }, options: { maxChars: 120 } },
+  ],
+  invalid: [
+    {
+      name: "the seed's warning",
+      input: { summary: "x".repeat(401) },
+      errors: [{ messageId: "tooLong", pointer: "/summary", message: "Summary exceeds recommended length: 401 characters" }],
+    },
+    {
+      name: "a configured limit",
+      input: { summary: "x".repeat(121) },
+      options: { maxChars: 120 },
+      errors: [{ messageId: "tooLong", detail: "within 120 characters (about 30 tokens)" }],
+    },
+  ],
+});

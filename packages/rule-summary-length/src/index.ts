@@ -1,0 +1,39 @@
+import { defineRule, docsUrl } from "@returnlint/core";
+
+interface Options {
+  /** The seeds' "<100 tokens", about 400 characters. */
+  maxChars: number;
+}
+
+/** validation-rules.md Step 5: a long summary eats the orchestrator's context window. */
+export default defineRule<Options>({
+  id: "summary-length",
+  meta: {
+    description: "The summary stays within the recommended length (400 characters, the seeds' \"<100 tokens\").",
+    docs: docsUrl("summary-length"),
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: { maxChars: { type: "integer", minimum: 1 } },
+      required: ["maxChars"],
+    },
+    defaultOptions: { maxChars: 400 },
+    messages: {
+      tooLong: {
+        text: "Summary exceeds recommended length: {length} characters",
+        detail: "Error: the summary should stay within {max} characters (about {tokens} tokens)",
+        recommendation: "Shorten {agent} subagent's summary to 2-5 sentences and put the details in an artifact",
+      },
+    },
+  },
+  check(context) {
+    const summary = context.value.summary;
+    if (typeof summary !== "string") return;
+    // Characters as people count them (code points), not UTF-16 units.
+    const length = [...summary].length;
+    const max = context.options.maxChars;
+    if (length > max) {
+      context.report({ messageId: "tooLong", data: { length, max, tokens: Math.round(max / 4) }, pointer: "/summary" });
+    }
+  },
+});

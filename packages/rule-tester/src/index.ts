@@ -1,0 +1,197 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import {
+  createFileView,
+  parseReturn,
+  placeholders,
+  runRules,
+  stripBom,
+  type AnyRule,
+  type FormatName,
+  type Report,
+  type Result,
+} from "@returnlint/core";
+
+/** A file in a case's fixture tree: text content, or something that is not a regular file. */
+export type FixtureEntry = string | { readonly symlink: string } | { readonly directory: true } | { readonly fifo: true };
+
+export interface CaseBase {
+  /** Shown as the test's title; defaults to the input. */
+  readonly name?: string;
+  /** The return: a value is serialised with JSON.stringify, a string is used as the raw text. */
+  readonly input: unknown;
+  readonly options?: Readonly<Record<string, unknown>>;
+  readonly command?: string;
+  readonly format?: FormatName;
+  readonly sessionId?: string;
+  readonly agent?: string;
+  /** Paths relative to the case's temporary root. */
+  readonly files?: Readonly<Record<string, FixtureEntry>>;
+}
+
+export type ValidCase = CaseBase;
+
+export interface ExpectedError {
+  readonly messageId: string;
+  readonly pointer?: string;
+  /** Substring the filled message must contain. */
+  readonly message?: string;
+  /** Substring the filled detail lines must contain. */
+  readonly detail?: string;
+}
+
+export interface InvalidCase extends CaseBase {
+  readonly errors: readonly ExpectedError[];
+}
+
+export interface TestFunctions {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => Promise<void>): void;
+}
+
+export class RuleTesterError extends Error {
+  override readonly name = "RuleTesterError";
+}
+
+/**
+ * Runs a rule over tables of cases. Besides the expectations, it fails a test
+ * on an invalid options schema, default options the schema rejects, an unknown
+ * messageId, an unfilled placeholder, an invalid case that reports nothing, a
+ * duplicate case, and a rule whose two runs over the same input differ.
+ */
+export class RuleTester {
+  private readonly test: TestFunctions;
+
+  constructor(test?: TestFunctions) {
+    const globals = globalThis as Partial<TestFunctions>;
+    const describe = test?.describe ?? globals.describe;
+    const it = test?.it ?? globals.it;
+    if (describe === undefined || it === undefined) {
+      throw new RuleTesterError("RuleTester needs describe and it: pass { describe, it } from your test runner.");
+    }
+    this.test = { describe, it };
+  }
+
+  run(rule: AnyRule, cases: { valid: readonly ValidCase[]; invalid: readonly InvalidCase[] }): void {
+    const { describe, it } = this.test;
+    describe(rule.id, () => {
+      it("has a valid options schema that accepts its default options", () => Promise.resolve(checkMeta(rule)));
+      const seen = new Set<string>();
+      for (const [kind, list] of [["valid", cases.valid], ["invalid", cases.invalid]] as const) {
+        describe(kind, () => {
+          for (const testCase of list) {
+            const key = JSON.stringify([testCase.input, testCase.options, testCase.command, testCase.format, testCase.sessionId, testCase.files]);
+            const title = testCase.name ?? (typeof testCase.input === "string" ? testCase.input : JSON.stringify(testCase.input));
+            const duplicate = seen.has(key);
+            seen.add(key);
+            it(title.slice(0, 120), async () => {
+              if (duplicate) throw new RuleTesterError(`duplicate ${kind} case: ${title}`);
+              await runCase(rule, testCase, "errors" in testCase ? (testCase as InvalidCase) : undefined);
+            });
+          }
+        });
+      }
+    });
+  }
+}
+
+function checkMeta(rule: AnyRule): void {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  let validate;
+  try {
+    validate = ajv.compile(rule.meta.schema);
+  } catch (error) {
+    throw new RuleTesterError(`${rule.id}: invalid options schema: ${(error as Error).message}`);
+  }
+  if (!validate(structuredClone(rule.meta.defaultOptions))) {
+    throw new RuleTesterError(`${rule.id}: default options do not satisfy the schema: ${ajv.errorsText(validate.errors)}`);
+  }
+}
+
+async function runCase(rule: AnyRule, testCase: CaseBase, invalid: InvalidCase | undefined): Promise<void> {
+  const options = { ...(rule.meta.defaultOptions as Record<string, unknown>), ...testCase.options };
+  if (testCase.options !== undefined) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const validate = ajv.compile(rule.meta.schema);
+    if (!validate(options)) throw new RuleTesterError(`case options do not satisfy the schema: ${ajv.errorsText(validate.errors)}`);
+  }
+  const root = mkdtempSync(path.join(tmpdir(), "returnlint-rule-tester-"));
+  try {
+    writeFixtures(root, testCase.files ?? {});
+    const first = await runOnce(rule, testCase, options, root);
+    const second = await runOnce(rule, testCase, options, root);
+    if (!isDeepStrictEqual(first.results, second.results)) {
+      throw new RuleTesterError(`${rule.id} is not deterministic: two runs over the same input differ`);
+    }
+    for (const result of first.results) checkResult(rule, result);
+    const problems = first.results.filter((result) => result.level === "fail" || result.level === "warn");
+    if (invalid === undefined) {
+      if (problems.length > 0) throw new RuleTesterError(`expected no problems, got:\n${list(problems)}`);
+      return;
+    }
+    if (invalid.errors.length === 0) throw new RuleTesterError("an invalid case must list the errors it expects");
+    if (problems.length === 0) throw new RuleTesterError("an invalid case reported nothing");
+    if (problems.length !== invalid.errors.length) {
+      throw new RuleTesterError(`expected ${String(invalid.errors.length)} problem(s), got ${String(problems.length)}:\n${list(problems)}`);
+    }
+    invalid.errors.forEach((expected, index) => {
+      const actual = problems[index];
+      if (actual === undefined) return;
+      const mismatch =
+        actual.messageId !== expected.messageId ||
+        (expected.pointer !== undefined && actual.pointer !== expected.pointer) ||
+        (expected.message !== undefined && !actual.message.includes(expected.message)) ||
+        (expected.detail !== undefined && !(actual.detail ?? "").includes(expected.detail));
+      if (mismatch) {
+        throw new RuleTesterError(`problem ${String(index)}: expected ${JSON.stringify(expected)}, got:\n${list([actual])}`);
+      }
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function runOnce(rule: AnyRule, testCase: CaseBase, options: unknown, root: string): Promise<Report> {
+  const text = stripBom(typeof testCase.input === "string" ? testCase.input : JSON.stringify(testCase.input));
+  return runRules({
+    text,
+    parse: parseReturn(text),
+    command: testCase.command ?? null,
+    format: testCase.format ?? "v7",
+    expected: {
+      ...(testCase.sessionId === undefined ? {} : { sessionId: testCase.sessionId }),
+      ...(testCase.agent === undefined ? {} : { agent: testCase.agent }),
+    },
+    rules: [{ rule, severity: "error", options, source: "rule-tester" }],
+    files: createFileView(root),
+  });
+}
+
+function checkResult(rule: AnyRule, result: Result): void {
+  if (result.messageId === "ruleCrashed") throw new RuleTesterError(`${result.message}: ${result.detail ?? ""}`);
+  const spec = rule.meta.messages[result.messageId];
+  if (spec === undefined) throw new RuleTesterError(`unknown messageId "${result.messageId}"`);
+  const filled = [result.message, result.detail, result.recommendation].join("\n");
+  for (const name of [spec.text, spec.detail ?? "", spec.recommendation ?? ""].flatMap(placeholders)) {
+    if (filled.includes(`{${name}}`)) throw new RuleTesterError(`message "${result.messageId}" left placeholder {${name}} unfilled`);
+  }
+}
+
+function writeFixtures(root: string, files: Readonly<Record<string, FixtureEntry>>): void {
+  for (const [relative, entry] of Object.entries(files)) {
+    const target = path.join(root, relative);
+    mkdirSync(path.dirname(target), { recursive: true });
+    if (typeof entry === "string") writeFileSync(target, entry);
+    else if ("symlink" in entry) symlinkSync(entry.symlink, target);
+    else if ("directory" in entry) mkdirSync(target, { recursive: true });
+    else execFileSync("mkfifo", [target]);
+  }
+}
+
+function list(results: readonly Result[]): string {
+  return results.map((result) => `  ${result.level} ${result.messageId} ${result.pointer ?? ""} ${result.message} | ${result.detail ?? ""}`).join("\n");
+}
