@@ -33,7 +33,7 @@ export interface RunInput {
   readonly files: FileView;
 }
 
-const UNKNOWN_AGENT = "(unknown agent)";
+const UNKNOWN_AGENT = "the subagent";
 
 /** The agent messages name: the caller's word first, then the return's own claim. */
 export function agentName(expected: Expected, value: unknown): string {
@@ -55,6 +55,8 @@ export async function runRules(input: RunInput): Promise<Report> {
   const parsedValue = input.parse.ok ? input.parse.value : undefined;
   const value: JsonObject = isObject(parsedValue) ? parsedValue : {};
   const agent = agentName(input.expected, parsedValue);
+  // Templates say "Fix {subagent} to …": "Fix researcher subagent to …", or "Fix the subagent to …".
+  const subagent = agent === UNKNOWN_AGENT ? agent : `${agent} subagent`;
   const results: Result[] = [];
   let internalError = false;
 
@@ -62,7 +64,7 @@ export async function runRules(input: RunInput): Promise<Report> {
     const { rule } = configured;
     if ((rule.meta.input ?? "object") === "object" && !isObject(parsedValue)) continue;
     const emit = (level: Level) => (descriptor: ReportDescriptor) => {
-      results.push(toResult(rule, level, descriptor, { agent, command: input.command ?? "" }));
+      results.push(toResult(rule, level, descriptor, { agent, subagent, command: input.command ?? "" }));
     };
     try {
       await rule.check({

@@ -16,7 +16,9 @@ export type JsonSchema = Record<string, unknown>;
  * One message a rule may emit. `text` is the transcript headline
  * (`[FAIL] Artifact is empty: {path}`); `detail` is printed verbatim beneath it
  * (`Error: …`, or `Expected: …` / `Got: …` lines); `recommendation` tells the
- * agent what to change. All three are templates with `{placeholder}`s.
+ * agent what to change. All three are templates with `{placeholder}`s; besides the
+ * data a rule passes, `{agent}` ("researcher"), `{subagent}` ("researcher subagent",
+ * or "the subagent" when no name is known) and `{command}` are always filled.
  */
 export interface MessageSpec {
   readonly text: string;

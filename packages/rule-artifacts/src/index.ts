@@ -6,7 +6,7 @@ interface Options {
 }
 
 const WRONG_PATH = "Verify {agent} writes artifacts to correct paths";
-const RELATIVE = "Fix {agent} subagent to name artifacts by paths relative to the project root";
+const RELATIVE = "Fix {subagent} to name artifacts by paths relative to the project root";
 
 const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
   emptyPath: "emptyPath",
@@ -23,6 +23,7 @@ const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
 
 /** Prints a path as the seeds do, unless it holds control characters that would garble the line. */
 function shown(path: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
   return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
 }
 
@@ -53,17 +54,17 @@ export default defineRule<Options>({
       bareString: {
         text: "Artifact {index} is a bare path, not an object: {path}",
         detail: 'Error: each artifact must be an object with "type", "path" and "summary"',
-        recommendation: "Fix {agent} subagent to return artifacts as objects with type, path and summary",
+        recommendation: "Fix {subagent} to return artifacts as objects with type, path and summary",
       },
       notAnObject: {
         text: "Artifact {index} is not an object: received {type}",
         detail: 'Error: each artifact must be an object with "type", "path" and "summary"',
-        recommendation: "Fix {agent} subagent to return artifacts as objects with type, path and summary",
+        recommendation: "Fix {subagent} to return artifacts as objects with type, path and summary",
       },
       missingPath: {
         text: "Artifact {index} has no path",
         detail: 'Error: each artifact must name its file in "path"',
-        recommendation: "Fix {agent} subagent to give every artifact a path",
+        recommendation: "Fix {subagent} to give every artifact a path",
       },
       pathNotString: {
         text: "Artifact {index} path is not a string: received {type}",
@@ -122,7 +123,8 @@ export default defineRule<Options>({
     const { value, files } = context;
     const artifacts = value.artifacts;
     if (!Array.isArray(artifacts)) return; // required-fields reports a missing or mistyped list
-    const status = typeof value.status === "string" ? value.status : String(JSON.stringify(value.status));
+    const status = value.status;
+    if (typeof status !== "string") return; // required-fields and status-enum report it
     if (context.options.skipStatuses.includes(status)) {
       context.info({ messageId: "skipped", data: { status } });
       return;

@@ -1,6 +1,6 @@
 import { defineRule, docsUrl, jsonType } from "@returnlint/core";
 
-const recommendation = "Fix {agent} subagent return format";
+const recommendation = "Fix {subagent} return format";
 
 /** Step 1 of every seed: the return must be one JSON object, and nothing else. */
 export default defineRule<Record<string, never>>({
@@ -21,7 +21,7 @@ export default defineRule<Record<string, never>>({
       noReturn: {
         text: "Invalid JSON return from {agent}",
         detail: "Error: The subagent's final message contains no return: no JSON object was found in it",
-        recommendation: "Fix {agent} subagent to end with its JSON return, not prose",
+        recommendation: "Fix {subagent} to end with its JSON return, not prose",
       },
       syntaxError: {
         text: "Invalid JSON return from {agent}",
@@ -31,12 +31,12 @@ export default defineRule<Record<string, never>>({
       trailingText: {
         text: "Invalid JSON return from {agent}",
         detail: "Error: Cannot parse return as JSON: {reason} at line {line}, column {column}",
-        recommendation: "Fix {agent} subagent to return a single JSON object and nothing after it",
+        recommendation: "Fix {subagent} to return a single JSON object and nothing after it",
       },
       notAnObject: {
         text: "Invalid JSON return from {agent}",
         detail: "Error: The return must be a JSON object; received {type}",
-        recommendation: "Fix {agent} subagent to return an object with status, summary, artifacts and metadata",
+        recommendation: "Fix {subagent} to return an object with status, summary, artifacts and metadata",
       },
     },
   },

@@ -61,17 +61,17 @@ export default defineRule<Options>({
       missingField: {
         text: "Missing required field: {field}",
         detail: "Error: Subagent return validation failed",
-        recommendation: "Fix {agent} subagent to include all required fields",
+        recommendation: "Fix {subagent} to include all required fields",
       },
       missingMetadataField: {
         text: "Missing required metadata field: {field}",
         detail: "Error: Subagent return validation failed",
-        recommendation: "Fix {agent} subagent to include all required metadata fields",
+        recommendation: "Fix {subagent} to include all required metadata fields",
       },
       wrongType: {
         text: "Wrong type for field: {field}",
         detail: 'Error: "{field}" must be {expected}; received {actual} {value}',
-        recommendation: "Fix {agent} subagent to return {field} as {expected}",
+        recommendation: "Fix {subagent} to return {field} as {expected}",
       },
     },
   },

@@ -29,12 +29,12 @@ export default defineRule<Options>({
       mismatch: {
         text: "Session ID mismatch",
         detail: "Expected: {expected}\nGot: {actual}\nError: Subagent return validation failed",
-        recommendation: "Fix {agent} subagent to return correct session_id",
+        recommendation: "Fix {subagent} to return correct session_id",
       },
       misplaced: {
         text: "Session ID in the wrong place: found at {found}, expected at {field}",
         detail: "Error: this format keeps the session id at {field}",
-        recommendation: "Fix {agent} subagent to return session_id at {field}",
+        recommendation: "Fix {subagent} to return session_id at {field}",
       },
     },
   },

@@ -80,12 +80,12 @@ export default defineRule<Options>({
       invalidStatus: {
         text: "Invalid status: {status}",
         detail: 'Error: "status" must be one of {allowed}{scope}; received "{status}"{hint}',
-        recommendation: "Fix {agent} subagent to use valid status enum",
+        recommendation: "Fix {subagent} to use valid status enum",
       },
       notAString: {
         text: "Invalid status: {value}",
         detail: 'Error: "status" must be a string, one of {allowed}{scope}; received {type} {value}',
-        recommendation: "Fix {agent} subagent to use valid status enum",
+        recommendation: "Fix {subagent} to use valid status enum",
       },
     },
   },

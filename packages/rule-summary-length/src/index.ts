@@ -22,7 +22,7 @@ export default defineRule<Options>({
       tooLong: {
         text: "Summary exceeds recommended length: {length} characters",
         detail: "Error: the summary should stay within {max} characters (about {tokens} tokens)",
-        recommendation: "Shorten {agent} subagent's summary to 2-5 sentences and put the details in an artifact",
+        recommendation: "Shorten {subagent}'s summary to 2-5 sentences and put the details in an artifact",
       },
     },
   },
@@ -30,7 +30,7 @@ export default defineRule<Options>({
     const summary = context.value.summary;
     if (typeof summary !== "string") return;
     // Characters as people count them (code points), not UTF-16 units.
-    const length = [...summary].length;
+    const length = Array.from(summary).length;
     const max = context.options.maxChars;
     if (length > max) {
       context.report({ messageId: "tooLong", data: { length, max, tokens: Math.round(max / 4) }, pointer: "/summary" });

@@ -49,8 +49,8 @@ export interface InvalidCase extends CaseBase {
 }
 
 export interface TestFunctions {
-  describe(name: string, body: () => void): void;
-  it(name: string, body: () => Promise<void>): void;
+  readonly describe: (name: string, body: () => void) => void;
+  readonly it: (name: string, body: () => void | Promise<void>) => void;
 }
 
 export class RuleTesterError extends Error {
@@ -79,7 +79,9 @@ export class RuleTester {
   run(rule: AnyRule, cases: { valid: readonly ValidCase[]; invalid: readonly InvalidCase[] }): void {
     const { describe, it } = this.test;
     describe(rule.id, () => {
-      it("has a valid options schema that accepts its default options", () => Promise.resolve(checkMeta(rule)));
+      it("has a valid options schema that accepts its default options", () => {
+        checkMeta(rule);
+      });
       const seen = new Set<string>();
       for (const [kind, list] of [["valid", cases.valid], ["invalid", cases.invalid]] as const) {
         describe(kind, () => {
@@ -90,7 +92,7 @@ export class RuleTester {
             seen.add(key);
             it(title.slice(0, 120), async () => {
               if (duplicate) throw new RuleTesterError(`duplicate ${kind} case: ${title}`);
-              await runCase(rule, testCase, "errors" in testCase ? (testCase as InvalidCase) : undefined);
+              await runCase(rule, testCase, "errors" in testCase ? testCase : undefined);
             });
           }
         });

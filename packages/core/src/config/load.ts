@@ -33,7 +33,7 @@ export async function findConfig(cwd: string): Promise<RawConfig | null> {
     if (existsSync(manifest)) {
       const value = await readConfig(manifest);
       if (typeof value.value === "object" && value.value !== null && "returnlint" in value.value) {
-        return { file: manifest, value: (value.value as { returnlint: unknown }).returnlint };
+        return { file: manifest, value: (value.value).returnlint };
       }
     }
     if (path.dirname(dir) === dir) return null;
@@ -62,7 +62,7 @@ export async function readConfig(file: string): Promise<RawConfig> {
       : new ReturnlintError("CONFIG_UNREADABLE", `Cannot read config ${absolute}: ${describe(error)}`);
   }
   if (extension === ".yaml" || extension === ".yml") {
-    const { parseDocument } = await import("yaml");
+    const { parseDocument } = await import("./yaml.js");
     const document = parseDocument(text, { prettyErrors: false });
     const [first] = document.errors;
     if (first !== undefined) {

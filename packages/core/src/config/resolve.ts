@@ -66,8 +66,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const value: unknown = raw === null ? {} : raw.value;
   const problems: string[] = [];
 
-  if (raw !== null) problems.push(...(await checkShape(value)));
-  const config = (problems.length === 0 ? value : {}) as Config;
+  const shape = raw === null ? { problems: [], usable: {} } : await checkShape(value);
+  problems.push(...shape.problems);
+  // What is well-formed is still resolved and checked, so that every problem shows in one run.
+  const config = shape.usable;
 
   const presets = new Map<string, Preset>();
   const presetNames = new Set<string>(["v5", "v7", "metadata-file"]);
@@ -125,22 +127,34 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   return { file, config, rules, presets };
 }
 
-async function checkShape(value: unknown): Promise<string[]> {
-  if (!isObject(value)) return [`the config must be an object; received ${jsonType(value)}`];
+async function checkShape(value: unknown): Promise<{ problems: string[]; usable: Config }> {
+  if (!isObject(value)) return { problems: [`the config must be an object; received ${jsonType(value)}`], usable: {} };
   const { validateConfigShape } = await import("./options.js");
-  const errors = validateConfigShape(value);
   const problems: string[] = [];
-  const badEntries = new Set<string>();
-  for (const error of errors) {
+  const bad = new Set<string>();
+  for (const error of validateConfigShape(value)) {
     const entryPath = /^(?:\/commands\/[^/]+)?\/rules\/[^/]+/.exec(error.instancePath)?.[0];
-    if (entryPath !== undefined) {
-      if (!badEntries.has(entryPath)) problems.push(describeRuleEntry(entryPath, value));
-      badEntries.add(entryPath);
-    } else {
+    if (entryPath === undefined) {
       problems.push(describeAjvError(error, value, configSchema, []));
+      bad.add(error.instancePath);
+    } else if (!bad.has(entryPath)) {
+      problems.push(describeRuleEntry(entryPath, value));
+      bad.add(entryPath);
     }
   }
-  return problems;
+  return { problems, usable: usablePart(value, "", bad) as Config };
+}
+
+/** The config without the parts that failed the schema. */
+function usablePart(value: Record<string, unknown>, pointer: string, bad: ReadonlySet<string>): Record<string, unknown> {
+  const usable: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const childPointer = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (bad.has(childPointer)) continue;
+    const descend = (pointer === "" && (key === "rules" || key === "commands")) || /^\/commands\/[^/]+$/.test(childPointer) || /^\/commands\/[^/]+\/rules$/.test(childPointer);
+    usable[key] = descend && isObject(child) ? usablePart(child, childPointer, bad) : child;
+  }
+  return usable;
 }
 
 function describeRuleEntry(pointer: string, config: Record<string, unknown>): string {
@@ -192,7 +206,7 @@ async function resolvePreset(name: string, base: string, chain: readonly string[
     tried.push(found.tried);
     if (found.file === undefined) continue;
     const module = await importModule(found.file, candidate);
-    const preset = (isObject(module) && isObject(module.default) ? module.default : module) as unknown;
+    const preset = (isObject(module) && isObject(module.default) ? module.default : module);
     if (!isObject(preset) || !isObject(preset.rules)) {
       throw new ReturnlintError("PRESET_NOT_FOUND", `${candidate} does not export a preset (an object with "rules")`);
     }

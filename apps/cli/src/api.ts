@@ -1,0 +1,81 @@
+import path from "node:path";
+import {
+  createFileView,
+  loadConfig,
+  parseReturn,
+  rulesFor,
+  runRules,
+  stripBom,
+  type LoadedConfig,
+  type Report,
+} from "@returnlint/core";
+import { BUILTIN_RULES } from "./registry.js";
+
+export interface ConfigOptions {
+  /** Where config discovery starts (default: the current directory). */
+  readonly cwd?: string;
+  /** A config file to use instead of discovery. */
+  readonly configFile?: string;
+  /** A preset for every command, over the config's (`--preset`). */
+  readonly preset?: string;
+}
+
+export interface ValidateOptions extends ConfigOptions {
+  /** The orchestrator command the return answers: research, plan, revise, implement, … */
+  readonly command?: string | null;
+  /** The session id that was delegated. */
+  readonly sessionId?: string;
+  /** The subagent's name, for messages. */
+  readonly agent?: string;
+  /** The task number, for messages and logs. */
+  readonly task?: string;
+  /** The directory artifact paths are relative to (default: `cwd`). */
+  readonly root?: string;
+  /** A config loaded once with `loadReturnlintConfig`, to validate many returns without reloading it. */
+  readonly config?: LoadedConfig;
+}
+
+export interface ValidationReport extends Report {
+  /** The preset whose rules ran (for `auto`, the one the detected format chose). */
+  readonly preset: string;
+}
+
+/** Loads and validates the configuration once (throws a ReturnlintError listing every problem). */
+export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<LoadedConfig> {
+  return loadConfig({
+    cwd: options.cwd ?? process.cwd(),
+    builtinRules: BUILTIN_RULES,
+    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+    ...(options.preset === undefined ? {} : { preset: options.preset }),
+  });
+}
+
+/**
+ * Validates one return, given as the text the subagent produced. Resolves with the
+ * report (`ok` is the verdict); rejects only for configuration problems.
+ */
+export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
+  const config = options.config ?? (await loadReturnlintConfig(options));
+  const text = stripBom(input);
+  const parse = parseReturn(text);
+  const command = options.command ?? null;
+  const { format, preset, rules } = rulesFor(config, {
+    command,
+    value: parse.ok ? parse.value : undefined,
+    ...(options.preset === undefined ? {} : { preset: options.preset }),
+  });
+  const report = await runRules({
+    text,
+    parse,
+    command,
+    format,
+    expected: {
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
+      ...(options.task === undefined ? {} : { task: options.task }),
+    },
+    rules,
+    files: createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
+  });
+  return { ...report, preset };
+}

@@ -1,0 +1,85 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { ReturnlintError } from "@returnlint/core";
+
+/** Larger inputs are refused: no return a subagent writes is this big. */
+export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
+
+export interface ReturnInput {
+  readonly text: string;
+  /** What to call it in output: the file path, or "<stdin>". */
+  readonly source: string;
+}
+
+export async function readReturnFile(file: string): Promise<ReturnInput> {
+  let size: number;
+  try {
+    const stats = await stat(file);
+    if (stats.isDirectory()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is a directory.`);
+    if (!stats.isFile()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is not a regular file.`);
+    size = stats.size;
+  } catch (error) {
+    if (error instanceof ReturnlintError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(code);
+    throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: ${reason}.`);
+  }
+  if (size > MAX_INPUT_BYTES) throw tooLarge(file);
+  return { text: decode(await readFile(file)), source: file };
+}
+
+export async function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<ReturnInput> {
+  if (stream.isTTY) {
+    throw new ReturnlintError(
+      "USAGE",
+      'No return to check: pass a FILE, pipe the return to standard input, or use --task N. Run "returnlint check --help".',
+    );
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = chunk as Buffer;
+    total += buffer.length;
+    if (total > MAX_INPUT_BYTES) {
+      stream.destroy();
+      throw tooLarge("standard input");
+    }
+    chunks.push(buffer);
+  }
+  return { text: decode(Buffer.concat(chunks)), source: "<stdin>" };
+}
+
+/**
+ * `--task N`: the metadata file of task N, whose directory may be padded
+ * (`specs/007_x`) or not (`specs/7_x`).
+ */
+export async function findTaskReturn(root: string, task: string): Promise<string> {
+  if (!/^\d+$/.test(task)) throw new ReturnlintError("USAGE", `--task must be a task number; received "${task}".`);
+  const specs = path.join(root, "specs");
+  const number = Number(task);
+  let entries: string[];
+  try {
+    entries = await readdir(specs);
+  } catch {
+    throw new ReturnlintError("INPUT_UNREADABLE", `No specs/ directory under ${root}: cannot find task ${task}.`);
+  }
+  const matches = entries.filter((name) => {
+    const found = /^(\d+)_/.exec(name);
+    return found !== null && Number(found[1]) === number;
+  });
+  if (matches.length === 0) {
+    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} (looked for ${String(number)}_* and zero-padded forms).`);
+  }
+  if (matches.length > 1) {
+    throw new ReturnlintError("INPUT_UNREADABLE", `Several directories for task ${task} in ${specs}: ${matches.sort().join(", ")}. Remove the stale one.`);
+  }
+  return path.join(specs, matches[0] ?? "", ".return-meta.json");
+}
+
+function decode(buffer: Buffer): string {
+  return new TextDecoder("utf-8").decode(buffer);
+}
+
+function tooLarge(what: string): ReturnlintError {
+  return new ReturnlintError("INPUT_TOO_LARGE", `Refusing to read ${what}: it is larger than ${String(MAX_INPUT_BYTES / 1024 / 1024)} MiB.`);
+}

@@ -1,0 +1,63 @@
+import { closest, isReturnlintError } from "@returnlint/core";
+import type { CommandIo } from "./commands/io.js";
+
+declare const RETURNLINT_VERSION: string;
+
+export const MAIN_HELP = `Usage: returnlint <command> [options]
+
+Lint what your AI subagents return, so that "completed" means the work exists.
+
+Commands:
+  check [FILE | -]     validate one return (a console JSON return or a .return-meta.json)
+
+Options:
+  -h, --help           show this help; "returnlint <command> --help" shows a command's
+  -v, --version        print the version
+
+Exit codes: 0 pass, 1 the return failed validation, 2 usage, configuration or internal error.
+Docs: https://github.com/returnlint/returnlint#readme
+`;
+
+type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
+
+/** Commands load on use: a check never pays for the others. */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  check: async () => (await import("./commands/check.js")).check,
+};
+
+/** Runs one invocation and returns its exit code. Never throws. */
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+      io.stdout(MAIN_HELP);
+      return name === undefined ? 2 : 0;
+    }
+    if (name === "-v" || name === "--version") {
+      io.stdout(`${RETURNLINT_VERSION}\n`);
+      return 0;
+    }
+    const load = COMMANDS[name];
+    if (load === undefined) {
+      const guess = closest(name, Object.keys(COMMANDS));
+      const hint = guess === undefined ? "" : ` (did you mean "${guess}"?)`;
+      io.stderr(`returnlint: unknown command "${name}"${hint}. Run "returnlint --help" for the commands.\n`);
+      return 2;
+    }
+    return await (await load())(rest, io);
+  } catch (error) {
+    io.stderr(describeError(error, io.env.RETURNLINT_DEBUG !== undefined));
+    return 2;
+  }
+}
+
+/** A sentence for people, never a stack trace (unless RETURNLINT_DEBUG asks for it). */
+function describeError(error: unknown, debug: boolean): string {
+  if (isReturnlintError(error)) {
+    const problems = error.problems.map((problem) => `  - ${problem}\n`).join("");
+    return `returnlint: ${error.message}\n${problems}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = debug && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : "";
+  return `returnlint: internal error: ${message}. Please report it with the command you ran (RETURNLINT_DEBUG=1 shows details).${stack}\n`;
+}

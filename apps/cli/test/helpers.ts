@@ -1,0 +1,51 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../dist/returnlint.js", import.meta.url));
+export const REPO = fileURLToPath(new URL("../../..", import.meta.url));
+export const EXAMPLES = path.join(REPO, "examples");
+
+export interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI as a user would. */
+export function returnlint(args: readonly string[], options: { cwd?: string; input?: string | Buffer; env?: Record<string, string> } = {}): Run {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
+  delete env.RETURNLINT_SESSION_ID;
+  if (options.env?.RETURNLINT_SESSION_ID !== undefined) env.RETURNLINT_SESSION_ID = options.env.RETURNLINT_SESSION_ID;
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? REPO,
+    input: options.input ?? "",
+    env,
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A temporary project: files by relative path; values are contents, objects are written as JSON. */
+export function project(files: Readonly<Record<string, unknown>>): string {
+  const root = mkdtempSync(path.join(tmpdir(), "returnlint-cli-"));
+  for (const [relative, content] of Object.entries(files)) {
+    const target = path.join(root, relative);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
+  }
+  return root;
+}
+
+export const metadata = (agent: string, session = "sess_1") => ({
+  session_id: session,
+  agent_type: agent,
+  delegation_depth: 1,
+  delegation_path: ["orchestrator", "research", agent],
+});
+
+/** A stack trace's telltale line. */
+export const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
