@@ -142,7 +142,7 @@ async function checkShape(value: unknown): Promise<{ problems: string[]; usable:
       bad.add(entryPath);
     }
   }
-  return { problems, usable: usablePart(value, "", bad) as Config };
+  return { problems, usable: usablePart(value, "", bad) };
 }
 
 /** The config without the parts that failed the schema. */
