@@ -1,0 +1,44 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { BUILTIN_PRESETS, docsUrl } from "@returnlint/core";
+import { BUILTIN_RULES } from "returnlint";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const rulePackages = readdirSync(path.join(REPO, "packages")).filter((name) => name.startsWith("rule-") && name !== "rule-tester");
+
+describe("the rule registry", () => {
+  it("registers every rule package, and nothing else", () => {
+    expect([...BUILTIN_RULES.keys()].sort()).toEqual(rulePackages.map((name) => name.slice("rule-".length)).sort());
+  });
+
+  for (const folder of rulePackages) {
+    const id = folder.slice("rule-".length);
+    it(`${id}: folder, package name, docs URL and README title agree`, () => {
+      const manifest = JSON.parse(readFileSync(path.join(REPO, "packages", folder, "package.json"), "utf8")) as { name: string };
+      expect(manifest.name).toBe(`@returnlint/${folder}`);
+      expect(BUILTIN_RULES.get(id)?.rule.meta.docs).toBe(docsUrl(id));
+      const readme = path.join(REPO, "packages", folder, "README.md");
+      expect(existsSync(readme), `${readme} is missing`).toBe(true);
+      expect(readFileSync(readme, "utf8").split("\n")[0]).toBe(`# ${id}`);
+    });
+  }
+});
+
+describe("the built-in presets", () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  for (const [name, preset] of BUILTIN_PRESETS) {
+    it(`${name}: names only registered rules, with options their schemas accept`, () => {
+      for (const [id, entry] of Object.entries(preset.rules)) {
+        const loaded = BUILTIN_RULES.get(id);
+        expect(loaded, `${name} names unknown rule ${id}`).toBeDefined();
+        if (loaded === undefined) continue;
+        const options = { ...(loaded.rule.meta.defaultOptions as object), ...(Array.isArray(entry) ? (entry[1] as object | undefined) : {}) };
+        const validate = ajv.compile(loaded.rule.meta.schema);
+        expect(validate(options), `${name} → ${id}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+    });
+  }
+});
