@@ -1,6 +1,7 @@
 import path from "node:path";
 import {
   createFileView,
+  extractReturn,
   loadConfig,
   parseReturn,
   rulesFor,
@@ -8,6 +9,7 @@ import {
   stripBom,
   type LoadedConfig,
   type Report,
+  type ReturnOrigin,
 } from "@returnlint/core";
 import { BUILTIN_RULES } from "./registry.js";
 
@@ -33,11 +35,15 @@ export interface ValidateOptions extends ConfigOptions {
   readonly root?: string;
   /** A config loaded once with `loadReturnlintConfig`, to validate many returns without reloading it. */
   readonly config?: LoadedConfig;
+  /** The input is the content of a metadata file (`.return-meta.json`): validated as it is, not searched for a return. */
+  readonly fromFile?: boolean;
 }
 
 export interface ValidationReport extends Report {
   /** The preset whose rules ran (for `auto`, the one the detected format chose). */
   readonly preset: string;
+  /** Where the return was found in the input: bare JSON, a fenced block, a `<task_result>`, a metadata file, or nowhere. */
+  readonly origin: ReturnOrigin;
 }
 
 /** Loads and validates the configuration once (throws a ReturnlintError listing every problem). */
@@ -56,7 +62,7 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
  */
 export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const config = options.config ?? (await loadReturnlintConfig(options));
-  const text = stripBom(input);
+  const { text, origin } = options.fromFile === true ? { text: stripBom(input), origin: "file" as const } : extractReturn(stripBom(input));
   const parse = parseReturn(text);
   const command = options.command ?? null;
   const { format, preset, rules } = rulesFor(config, {
@@ -77,5 +83,5 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     rules,
     files: createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
   });
-  return { ...report, preset };
+  return { ...report, preset, origin };
 }

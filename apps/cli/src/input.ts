@@ -1,3 +1,4 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { ReturnlintError } from "@returnlint/core";
@@ -26,6 +27,36 @@ export async function readReturnFile(file: string): Promise<ReturnInput> {
   }
   if (size > MAX_INPUT_BYTES) throw tooLarge(file);
   return { text: decode(await readFile(file)), source: file };
+}
+
+/**
+ * `readReturnFile` without the thread pool, for `scan`, which reads thousands of
+ * small files: four system calls here cost less than one asynchronous round trip.
+ * The file is opened non-blocking, so a FIFO named like a return cannot hang it.
+ */
+export function readReturnFileSync(file: string): ReturnInput {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is a directory.`);
+    if (!stats.isFile()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is not a regular file.`);
+    if (stats.size > MAX_INPUT_BYTES) throw tooLarge(file);
+    const buffer = Buffer.allocUnsafe(stats.size);
+    let filled = 0;
+    for (let read = -1; read !== 0 && filled < buffer.length; filled += read) {
+      read = readSync(fd, buffer, filled, buffer.length - filled, filled);
+    }
+    return { text: decode(buffer.subarray(0, filled)), source: file };
+  } catch (error) {
+    throw error instanceof ReturnlintError ? error : unreadable(file, error);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export async function readStdin(stream: NodeJS.ReadStream = process.stdin): Promise<ReturnInput> {
@@ -78,6 +109,12 @@ export async function findTaskReturn(root: string, task: string): Promise<string
 
 function decode(buffer: Buffer): string {
   return new TextDecoder("utf-8").decode(buffer);
+}
+
+function unreadable(file: string, error: unknown): ReturnlintError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(code);
+  return new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: ${reason}.`);
 }
 
 function tooLarge(what: string): ReturnlintError {

@@ -9,6 +9,8 @@ Lint what your AI subagents return, so that "completed" means the work exists.
 
 Commands:
   check [FILE | -]     validate one return (a console JSON return or a .return-meta.json)
+  hook claude          a Claude Code SubagentStop/Stop hook: block a stop whose return fails
+  scan [DIR]           validate every .return-meta.json below DIR (default: specs/)
 
 Options:
   -h, --help           show this help; "returnlint <command> --help" shows a command's
@@ -23,6 +25,8 @@ type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
 /** Commands load on use: a check never pays for the others. */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   check: async () => (await import("./commands/check.js")).check,
+  hook: async () => (await import("./commands/hook.js")).hook,
+  scan: async () => (await import("./commands/scan.js")).scan,
 };
 
 /** Runs one invocation and returns its exit code. Never throws. */

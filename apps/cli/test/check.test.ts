@@ -119,7 +119,7 @@ describe("returnlint check: usage and bad input", () => {
     expect(run.stdout).toContain("[WARN] Summary exceeds recommended length: 500 characters");
   });
 
-  it("gives exit 0, 1 or 2 and never a stack trace for arbitrary bytes", () => {
+  it("gives exit 0, 1 or 2 and never a stack trace for arbitrary bytes", { timeout: 60_000 }, () => {
     const inputs: Buffer[] = [
       Buffer.from([0xff, 0xfe, 0x00, 0x7b]),
       Buffer.from("\u0000\u0000{"),

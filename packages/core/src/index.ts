@@ -4,6 +4,7 @@ export { ReturnlintError, isReturnlintError, type ErrorCode } from "./errors.js"
 export { fillTemplate, placeholders } from "./messages.js";
 export { escapeToken, isObject, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
 export { lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
+export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
 export {
   COMMAND_SUCCESS,
@@ -28,4 +29,4 @@ export {
   type RulesForInput,
 } from "./config/resolve.js";
 export { configSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
-export { docsUrl } from "./docs.js";
+export { docsUrl, OPTIONS_END, OPTIONS_START, renderOptionsTable, withOptionsTable } from "./docs.js";

@@ -36,7 +36,13 @@ export default defineRule<Options>({
     schema: {
       type: "object",
       additionalProperties: false,
-      properties: { skipStatuses: { type: "array", items: { type: "string" } } },
+      properties: {
+        skipStatuses: {
+          type: "array",
+          items: { type: "string" },
+          description: "Statuses that say the work is unfinished; their artifacts are not checked on disk.",
+        },
+      },
       required: ["skipStatuses"],
     },
     defaultOptions: { skipStatuses: ["partial", "failed", "blocked", "in_progress"] },

@@ -48,8 +48,16 @@ export default defineRule<Options>({
       type: "object",
       additionalProperties: false,
       properties: {
-        fields: { type: "array", items: { type: "string", minLength: 1 } },
-        types: { type: "object", additionalProperties: { enum: FIELD_TYPES } },
+        fields: {
+          type: "array",
+          items: { type: "string", minLength: 1 },
+          description: "Fields that must be present and not null, as dotted paths (`metadata.session_id`) or JSON Pointers.",
+        },
+        types: {
+          type: "object",
+          additionalProperties: { enum: FIELD_TYPES },
+          description: "The JSON type a field must have (string, number, integer, boolean, array, object), over the seeds' built-in types.",
+        },
       },
     },
     defaultOptions: {

@@ -16,7 +16,7 @@ export default defineRule<Options>({
     schema: {
       type: "object",
       additionalProperties: false,
-      properties: { field: { type: "string", minLength: 1 } },
+      properties: { field: { type: "string", minLength: 1, description: "Where the session id lives: `session_id` (v5) or `metadata.session_id` (v7, metadata file)." } },
       required: ["field"],
     },
     defaultOptions: { field: "metadata.session_id" },

@@ -68,9 +68,9 @@ export default defineRule<Options>({
       type: "object",
       additionalProperties: false,
       properties: {
-        variant: { enum: ["legacy", "contextual"] },
-        allowInProgress: { type: "boolean" },
-        statuses: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+        variant: { enum: ["legacy", "contextual"], description: "`legacy`: completed, partial, failed, blocked. `contextual`: the command's success status (researched, planned, implemented), partial, failed, blocked." },
+        allowInProgress: { type: "boolean", description: "Accept `in_progress`, the status of early metadata." },
+        statuses: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, description: "Replaces the variant's vocabulary with exactly these statuses." },
       },
       required: ["variant", "allowInProgress"],
     },

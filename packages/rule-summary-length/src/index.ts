@@ -14,7 +14,7 @@ export default defineRule<Options>({
     schema: {
       type: "object",
       additionalProperties: false,
-      properties: { maxChars: { type: "integer", minimum: 1 } },
+      properties: { maxChars: { type: "integer", minimum: 1, description: "The longest summary, in characters, that passes without a warning." } },
       required: ["maxChars"],
     },
     defaultOptions: { maxChars: 400 },

@@ -86,7 +86,7 @@ export class RuleTester {
       for (const [kind, list] of [["valid", cases.valid], ["invalid", cases.invalid]] as const) {
         describe(kind, () => {
           for (const testCase of list) {
-            const key = JSON.stringify([testCase.input, testCase.options, testCase.command, testCase.format, testCase.sessionId, testCase.files]);
+            const key = caseKey(testCase);
             const title = testCase.name ?? (typeof testCase.input === "string" ? testCase.input : JSON.stringify(testCase.input));
             const duplicate = seen.has(key);
             seen.add(key);
@@ -101,7 +101,21 @@ export class RuleTester {
   }
 }
 
+/** Everything that decides what a case runs, with object keys sorted: `{a, b}` and `{b, a}` are the same case. */
+function caseKey(testCase: CaseBase): string {
+  const { input, options, command, format, sessionId, agent, files } = testCase;
+  return JSON.stringify([input, options, command, format, sessionId, agent, files], (_key, value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+}
+
 function checkMeta(rule: AnyRule): void {
+  const defaults: unknown = rule.meta.defaultOptions;
+  if (defaults === null || typeof defaults !== "object" || Array.isArray(defaults)) {
+    throw new RuleTesterError(`${rule.id}: default options must be an object (options are merged over them); received ${defaults === null ? "null" : Array.isArray(defaults) ? "an array" : typeof defaults}`);
+  }
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   let validate;
   try {
@@ -185,7 +199,10 @@ function checkResult(rule: AnyRule, result: Result): void {
 
 function writeFixtures(root: string, files: Readonly<Record<string, FixtureEntry>>): void {
   for (const [relative, entry] of Object.entries(files)) {
-    const target = path.join(root, relative);
+    const target = path.resolve(root, relative);
+    if (path.isAbsolute(relative) || !target.startsWith(root + path.sep)) {
+      throw new RuleTesterError(`fixture path ${JSON.stringify(relative)} must stay inside the case's root`);
+    }
     mkdirSync(path.dirname(target), { recursive: true });
     if (typeof entry === "string") writeFileSync(target, entry);
     else if ("symlink" in entry) symlinkSync(entry.symlink, target);

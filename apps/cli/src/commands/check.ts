@@ -1,7 +1,8 @@
 import path from "node:path";
 import { integerOption, parseCommandLine } from "../args.js";
-import { validate } from "../api.js";
-import { formatterFor } from "../formatters/index.js";
+import { loadReturnlintConfig, validate } from "../api.js";
+import { formatterContext } from "../formatters/context.js";
+import { emitOutputs, planOutputs } from "../formatters/output.js";
 import { findTaskReturn, readReturnFile, readStdin } from "../input.js";
 import type { CommandIo } from "./io.js";
 
@@ -26,7 +27,11 @@ Configuration:
   --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
 
 Output:
-  --format NAME        stylish (default) or json
+  -f, --format NAME    stylish (default), json, sarif, junit, github, reask or
+                       response; repeat it for several outputs at once
+  -o, --output FILE    write the --format at the same position to FILE (the
+                       first -o takes the first -f, …); formats without a file
+                       print to standard output; the exit code is the same
   --max-warnings N     fail when there are more than N warnings
   --quiet              report failures only
   -h, --help           show this help
@@ -37,6 +42,8 @@ Exit codes: 0 the return passed, 1 it failed validation,
 Examples:
   returnlint check return.json --command research --session-id sess_1736700000_abc123
   claude -p "…" | returnlint check - --command plan --format json
+  returnlint check return.json -f sarif -o returnlint.sarif -f stylish
+  returnlint check return.json --format reask      # lines to send back to the subagent
   returnlint check --task 259 --command research --root ~/project
 `;
 
@@ -48,7 +55,8 @@ const OPTIONS = {
   root: { type: "string" },
   config: { type: "string" },
   preset: { type: "string" },
-  format: { type: "string", short: "f" },
+  format: { type: "string", short: "f", multiple: true },
+  output: { type: "string", short: "o", multiple: true },
   "max-warnings": { type: "string" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
@@ -64,7 +72,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     io.stderr(`returnlint check takes one return at a time; received ${String(positionals.length)} files. Use "returnlint scan" for many.\n`);
     return 2;
   }
-  const formatter = formatterFor(values.format ?? "stylish");
+  const outputs = planOutputs(values.format, values.output, io.cwd);
   const maxWarnings = integerOption("max-warnings", values["max-warnings"]);
   const root = path.resolve(io.cwd, values.root ?? ".");
   const [file] = positionals;
@@ -80,18 +88,35 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
         : await readReturnFile(path.resolve(io.cwd, file));
 
   const sessionId = values["session-id"] ?? io.env.RETURNLINT_SESSION_ID;
-  const report = await validate(input.text, {
+  const configOptions = {
     cwd: io.cwd,
+    ...(values.config === undefined ? {} : { configFile: path.resolve(io.cwd, values.config) }),
+    ...(values.preset === undefined ? {} : { preset: values.preset }),
+  };
+  // Loaded here rather than inside validate: the formatters need its rules' descriptions and docs URLs.
+  const config = await loadReturnlintConfig(configOptions);
+  const report = await validate(input.text, {
+    ...configOptions,
+    config,
     root,
     command: values.command ?? null,
     ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
     ...(values.agent === undefined ? {} : { agent: values.agent }),
     ...(values.task === undefined ? {} : { task: values.task }),
-    ...(values.config === undefined ? {} : { configFile: path.resolve(io.cwd, values.config) }),
-    ...(values.preset === undefined ? {} : { preset: values.preset }),
   });
   const source = input.source === "<stdin>" ? input.source : path.relative(io.cwd, input.source) || input.source;
-  io.stdout(formatter({ report, source, color: io.color, quiet: values.quiet === true }));
+  await emitOutputs(
+    outputs,
+    {
+      report,
+      source,
+      cwd: io.cwd,
+      ...formatterContext(config, input.text, { command: report.command, origin: report.origin, ...(values.preset === undefined ? {} : { preset: values.preset }) }),
+      ...(maxWarnings === undefined ? {} : { maxWarnings }),
+      quiet: values.quiet === true,
+    },
+    io,
+  );
 
   if (report.internalError) return 2;
   if (!report.ok) return 1;

@@ -4,6 +4,8 @@ export interface CommandIo {
   readonly env: NodeJS.ProcessEnv;
   readonly stdin: NodeJS.ReadStream;
   readonly color: boolean;
+  /** Whether standard error is a terminal: progress lines are drawn only there. */
+  readonly stderrIsTTY?: boolean;
   stdout(text: string): void;
   stderr(text: string): void;
 }

@@ -1,11 +1,20 @@
 import { ReturnlintError, closest } from "@returnlint/core";
-import { json } from "./json.js";
-import { stylish } from "./stylish.js";
 import type { Formatter } from "./types.js";
 
-export const FORMATTERS: Readonly<Record<string, Formatter>> = { stylish, json };
+export type FormatterLoader = () => Promise<Formatter>;
 
-export function formatterFor(name: string): Formatter {
+/** Every output format, by `--format` name. Each loads on use: a check pays only for the ones it prints. */
+export const FORMATTERS: Readonly<Record<string, FormatterLoader>> = {
+  stylish: async () => (await import("./stylish.js")).stylish,
+  json: async () => (await import("./json.js")).json,
+  sarif: async () => (await import("./sarif.js")).sarif,
+  junit: async () => (await import("./junit.js")).junit,
+  github: async () => (await import("./github.js")).github,
+  reask: async () => (await import("./reask.js")).reask,
+  response: async () => (await import("./response.js")).response,
+};
+
+export function formatterFor(name: string): FormatterLoader {
   const formatter = FORMATTERS[name];
   if (formatter !== undefined) return formatter;
   const guess = closest(name, Object.keys(FORMATTERS));

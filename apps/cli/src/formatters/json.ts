@@ -13,6 +13,7 @@ export const json: Formatter = ({ report, source, quiet }) => {
     source,
     agent: report.agent,
     preset: report.preset,
+    origin: report.origin,
     results,
   })}\n`;
 };

@@ -1,9 +1,32 @@
 import type { ValidationReport } from "../api.js";
 
+/** What a formatter may say about a rule that was configured for the return. */
+export interface RuleInfo {
+  readonly id: string;
+  /** The rule's one-line description (`meta.description`). */
+  readonly description: string;
+  /** The rule's docs URL (`meta.docs`). */
+  readonly docs: string;
+  /** False when the rule was configured but did not run: it needs a JSON object and the return is not one. */
+  readonly ran: boolean;
+}
+
 export interface FormatterInput {
   readonly report: ValidationReport;
-  /** The file the return came from, or "<stdin>". */
+  /** The file the return came from, relative to `cwd` when it is below it, or "<stdin>". */
   readonly source: string;
+  /** The directory returnlint ran in: what `source` is relative to. */
+  readonly cwd: string;
+  /** The return as the rules checked it (byte-order mark removed; found inside prose, when it was). */
+  readonly text: string;
+  /** The line of the input on which `text` starts: 1 unless the return was found inside prose. */
+  readonly firstLine: number;
+  /** The parsed return; undefined when it is not JSON. */
+  readonly value: unknown;
+  /** The rules configured for this return, in the order they ran. */
+  readonly rules: readonly RuleInfo[];
+  /** `--max-warnings`: more warnings than this make the return fail. */
+  readonly maxWarnings?: number;
   readonly color: boolean;
   /** Failures only. */
   readonly quiet: boolean;

@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import metadataFilePreset from "@returnlint/preset-metadata-file";
@@ -72,6 +71,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const config = shape.usable;
 
   const presets = new Map<string, Preset>();
+  /** Where each package preset's rules resolve from first: the preset's own folder, then the config's. */
+  const presetBases = new Map<string, string>();
   const presetNames = new Set<string>(["v5", "v7", "metadata-file"]);
   if (options.preset !== undefined) presetNames.add(options.preset);
   if (config.preset !== undefined) presetNames.add(config.preset);
@@ -81,7 +82,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   for (const name of presetNames) {
     if (name === "auto") continue;
     try {
-      presets.set(name, await resolvePreset(name, base, []));
+      const resolved = await resolvePreset(name, base, []);
+      presets.set(name, resolved.preset);
+      for (const [id, ruleBase] of resolved.ruleBases) presetBases.set(`${name}\0${id}`, ruleBase);
     } catch (error) {
       if (!(error instanceof ReturnlintError)) throw error;
       problems.push(error.message);
@@ -89,21 +92,27 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   }
 
   const rules = new Map<string, LoadedRule>();
-  const entries: { where: (string | number)[]; id: string; entry: RuleEntry }[] = [];
-  for (const preset of presets.values()) {
-    for (const [id, entry] of Object.entries(preset.rules)) entries.push({ where: [`preset ${preset.name}`, id], id, entry });
+  const entries: { where: (string | number)[]; id: string; entry: RuleEntry; bases: string[] }[] = [];
+  for (const [name, preset] of presets) {
+    for (const [id, entry] of Object.entries(preset.rules)) {
+      const presetBase = presetBases.get(`${name}\0${id}`);
+      const bases = presetBase === undefined || presetBase === base ? [base] : [presetBase, base];
+      entries.push({ where: [`preset ${preset.name}`, id], id, entry, bases });
+    }
   }
-  for (const [id, entry] of Object.entries(config.rules ?? {})) entries.push({ where: ["rules", id], id, entry });
+  for (const [id, entry] of Object.entries(config.rules ?? {})) entries.push({ where: ["rules", id], id, entry, bases: [base] });
   for (const [name, command] of Object.entries(config.commands ?? {})) {
-    for (const [id, entry] of Object.entries(command.rules ?? {})) entries.push({ where: ["commands", name, "rules", id], id, entry });
+    for (const [id, entry] of Object.entries(command.rules ?? {})) entries.push({ where: ["commands", name, "rules", id], id, entry, bases: [base] });
   }
 
-  const validators = raw === null ? undefined : await import("./options.js");
-  for (const { where, id, entry } of entries) {
+  // Built-in presets carry options their rules accept (a repository test says so); anything else is checked.
+  const onlyBuiltinPresets = [...presets.values()].every((preset) => BUILTIN_PRESETS.get(preset.name) === preset);
+  const validators = raw === null && onlyBuiltinPresets ? undefined : await import("./options.js");
+  for (const { where, id, entry, bases } of entries) {
     let loaded = rules.get(id);
     if (loaded === undefined) {
       try {
-        loaded = await resolveRule(id, base, options.builtinRules);
+        loaded = await resolveRule(id, bases, options.builtinRules);
         rules.set(id, loaded);
       } catch (error) {
         if (!(error instanceof ReturnlintError)) throw error;
@@ -113,7 +122,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     }
     const given = Array.isArray(entry) ? (entry as readonly unknown[])[1] : undefined;
     if (validators !== undefined && isObject(given)) {
-      problems.push(...validators.checkRuleOptions(loaded.rule, given, [...where, 1]));
+      try {
+        problems.push(...validators.checkRuleOptions(loaded.rule, given, [...where, 1]));
+      } catch (error) {
+        // ajv refuses the rule's own schema: the rule's fault, reported like any other config problem.
+        const reason = error instanceof Error ? error.message : String(error);
+        problems.push(`${displayPath(where)}: rule "${id}" (from ${loaded.source}) has an invalid options schema: ${reason}`);
+      }
     }
   }
 
@@ -174,18 +189,23 @@ function describeRuleEntry(pointer: string, config: Record<string, unknown>): st
   return `${where}[1]: options must be an object; received ${preview((entry as unknown[])[1])}`;
 }
 
-/** `./rules/x.mjs`, `@scope/returnlint-rule-x`, `returnlint-rule-x`, or `x` (→ `returnlint-rule-x`). */
-export async function resolveRule(id: string, base: string, builtins: ReadonlyMap<string, LoadedRule>): Promise<LoadedRule> {
+/**
+ * `./rules/x.mjs`, `@scope/returnlint-rule-x`, `@scope/x`, `returnlint-rule-x`, or `x` (→ `returnlint-rule-x`).
+ * Packages and files resolve from `base` (the config file's directory), or from each of several bases in turn.
+ */
+export async function resolveRule(id: string, base: string | readonly string[], builtins: ReadonlyMap<string, LoadedRule>): Promise<LoadedRule> {
   const builtin = builtins.get(id);
   if (builtin !== undefined) return builtin;
   const tried: string[] = [`built-in rule "${id}"`];
-  const candidates = candidatesFor(id, "rule");
-  for (const candidate of candidates) {
-    const found = locate(candidate, base);
-    tried.push(found.tried);
-    if (found.file === undefined) continue;
-    const rule = pickRule(await importModule(found.file, candidate), id, candidate);
-    return { rule, source: candidate };
+  for (const from of typeof base === "string" ? [base] : base) {
+    for (const candidate of candidatesFor(id, "rule")) {
+      const found = locate(candidate, from);
+      tried.push(found.tried);
+      if (found.file === undefined) continue;
+      const source = isFileSpecifier(candidate) ? found.file : candidate;
+      const rule = pickRule(await importModule(found.file, source, "RULE_NOT_FOUND"), id, source);
+      return { rule, source };
+    }
   }
   const guess = closest(id, builtins.keys());
   throw new ReturnlintError(
@@ -194,26 +214,39 @@ export async function resolveRule(id: string, base: string, builtins: ReadonlyMa
   );
 }
 
-async function resolvePreset(name: string, base: string, chain: readonly string[]): Promise<Preset> {
+interface ResolvedPreset {
+  readonly preset: Preset;
+  /** Rule id → the folder of the package preset that named it, for rules that preset depends on. */
+  readonly ruleBases: ReadonlyMap<string, string>;
+}
+
+const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file"];
+
+async function resolvePreset(name: string, base: string, chain: readonly string[]): Promise<ResolvedPreset> {
   if (chain.includes(name)) {
     throw new ReturnlintError("PRESET_NOT_FOUND", `preset "${name}" extends itself: ${[...chain, name].join(" → ")}`);
   }
   const builtin = BUILTIN_PRESETS.get(name);
-  if (builtin !== undefined) return builtin;
+  if (builtin !== undefined) return { preset: builtin, ruleBases: new Map() };
   const tried: string[] = [`built-in presets (${[...BUILTIN_PRESETS.keys(), "auto"].join(", ")})`];
   for (const candidate of candidatesFor(name, "preset")) {
     const found = locate(candidate, base);
     tried.push(found.tried);
     if (found.file === undefined) continue;
-    const module = await importModule(found.file, candidate);
-    const preset = (isObject(module) && isObject(module.default) ? module.default : module);
-    if (!isObject(preset) || !isObject(preset.rules)) {
-      throw new ReturnlintError("PRESET_NOT_FOUND", `${candidate} does not export a preset (an object with "rules")`);
+    const module = await importModule(found.file, candidate, "PRESET_NOT_FOUND");
+    const preset = isObject(module) && isObject(module.default) ? module.default : module;
+    const shapeProblems = presetProblems(preset);
+    if (!isObject(preset) || shapeProblems.length > 0) {
+      throw new ReturnlintError("PRESET_NOT_FOUND", `${candidate} does not export a valid preset: ${shapeProblems.join("; ")}`);
     }
     const parentName = typeof preset.extends === "string" ? preset.extends : undefined;
     const parent = parentName === undefined ? undefined : await resolvePreset(parentName, path.dirname(found.file), [...chain, name]);
-    const format = (preset.format ?? parent?.format ?? "v7") as FormatName;
-    return { name, format, rules: { ...parent?.rules, ...(preset.rules as Record<string, RuleEntry>) } };
+    const rules = preset.rules as Record<string, RuleEntry>;
+    const folder = path.dirname(found.file);
+    const ruleBases = new Map(parent?.ruleBases);
+    for (const id of Object.keys(rules)) ruleBases.set(id, folder);
+    const format = (preset.format ?? parent?.preset.format ?? "v7") as FormatName;
+    return { preset: { name, format, rules: { ...parent?.preset.rules, ...rules } }, ruleBases };
   }
   const guess = closest(name, BUILTIN_PRESETS.keys());
   throw new ReturnlintError(
@@ -222,8 +255,31 @@ async function resolvePreset(name: string, base: string, chain: readonly string[
   );
 }
 
+/** What is wrong with a module's export as a preset: `{ rules, format?, extends? }`, with well-formed rule entries. */
+function presetProblems(preset: unknown): string[] {
+  if (!isObject(preset)) return [`it exports ${jsonType(preset)}, not an object with "rules"`];
+  const problems: string[] = [];
+  if (!isObject(preset.rules)) problems.push(`"rules" must be an object; received ${preview(preset.rules)}`);
+  if (preset.format !== undefined && !FORMATS.includes(preset.format as FormatName)) {
+    problems.push(`"format" must be one of ${FORMATS.join(", ")}; received ${preview(preset.format)}`);
+  }
+  if (preset.extends !== undefined && typeof preset.extends !== "string") problems.push(`"extends" must be a preset name; received ${preview(preset.extends)}`);
+  for (const [id, entry] of Object.entries(isObject(preset.rules) ? preset.rules : {})) {
+    const [severity, options, ...rest] = Array.isArray(entry) ? (entry as unknown[]) : [entry];
+    const badOptions = Array.isArray(entry) && entry.length > 1 && !isObject(options);
+    if (!SEVERITIES.includes(severity as Severity) || badOptions || rest.length > 0) {
+      problems.push(`rules["${id}"] must be "off", "warn", "error" or [severity, options]; received ${preview(entry)}`);
+    }
+  }
+  return problems;
+}
+
+function isFileSpecifier(specifier: string): boolean {
+  return specifier.startsWith("./") || specifier.startsWith("../") || path.isAbsolute(specifier);
+}
+
 function candidatesFor(id: string, kind: "rule" | "preset"): string[] {
-  if (id.startsWith("./") || id.startsWith("../") || path.isAbsolute(id)) return [id];
+  if (isFileSpecifier(id)) return [id];
   const prefix = `returnlint-${kind}-`;
   if (id.startsWith("@")) {
     const [scope, name = ""] = id.split("/");
@@ -232,38 +288,141 @@ function candidatesFor(id: string, kind: "rule" | "preset"): string[] {
   return id.startsWith(prefix) ? [id] : [`${prefix}${id}`];
 }
 
-function locate(specifier: string, base: string): { file?: string; tried: string } {
-  if (specifier.startsWith(".") || path.isAbsolute(specifier)) {
+interface Located {
+  readonly file?: string;
+  /** Where it looked, for the message when nothing is found. */
+  readonly tried: string;
+}
+
+function locate(specifier: string, base: string): Located {
+  if (isFileSpecifier(specifier)) {
     const file = path.resolve(base, specifier);
-    return existsSync(file) ? { file, tried: file } : { tried: `file ${file}` };
+    return isFile(file) ? { file, tried: `file ${file}` } : { tried: `file ${file}` };
   }
+  return locatePackage(specifier, base);
+}
+
+function isFile(file: string): boolean {
   try {
-    const file = createRequire(path.join(base, "noop.js")).resolve(specifier);
-    return { file, tried: specifier };
+    return statSync(file).isFile();
   } catch {
-    return { tried: `package "${specifier}" from ${base}` };
+    return false;
   }
 }
 
-async function importModule(file: string, specifier: string): Promise<unknown> {
+/**
+ * Node's resolution of a bare specifier as `import` sees it, so that ESM-only packages
+ * (`exports` with an `import` condition only) are found: every `node_modules` from `base`
+ * up to the file system root, then the package's `exports` for "." (conditions import,
+ * node, default) or its `main`.
+ */
+function locatePackage(name: string, base: string): Located {
+  const searched: string[] = [];
+  for (let directory = path.resolve(base); ; directory = path.dirname(directory)) {
+    if (path.basename(directory) !== "node_modules") {
+      const folder = path.join(directory, "node_modules");
+      searched.push(folder);
+      const manifestFile = path.join(folder, name, "package.json");
+      if (existsSync(manifestFile)) return { file: packageEntry(name, manifestFile), tried: `package "${name}" (${path.dirname(manifestFile)})` };
+    }
+    if (path.dirname(directory) === directory) break;
+  }
+  return { tried: `package "${name}" from ${base} (searched ${searched.join(", ")})` };
+}
+
+const IMPORT_CONDITIONS = new Set(["import", "node", "default"]);
+
+function packageEntry(name: string, manifestFile: string): string {
+  const folder = path.dirname(manifestFile);
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+  } catch (error) {
+    throw new ReturnlintError("RULE_NOT_FOUND", `cannot read ${manifestFile} of package "${name}": ${(error as Error).message}`);
+  }
+  if (!isObject(manifest)) throw new ReturnlintError("RULE_NOT_FOUND", `${manifestFile} of package "${name}" is not a JSON object`);
+  if (manifest.exports !== undefined && manifest.exports !== null) {
+    const target = exportTarget(manifest.exports);
+    if (target === undefined || !isFile(path.resolve(folder, target))) {
+      throw new ReturnlintError(
+        "RULE_NOT_FOUND",
+        `package "${name}" (${folder}) has no file to import: its "exports" ${target === undefined ? 'give no "." entry for the import, node or default condition' : `name ${target}, which does not exist`}`,
+      );
+    }
+    return realpathSync(path.resolve(folder, target));
+  }
+  const main = typeof manifest.main === "string" && manifest.main !== "" ? manifest.main : "index.js";
+  const file = [main, `${main}.js`, path.join(main, "index.js")].map((candidate) => path.resolve(folder, candidate)).find(isFile);
+  if (file === undefined) {
+    throw new ReturnlintError("RULE_NOT_FOUND", `package "${name}" (${folder}) has no file to import: its main ${main} does not exist (did you build it?)`);
+  }
+  // pnpm links packages into node_modules: their own dependencies sit beside the real folder.
+  return realpathSync(file);
+}
+
+function exportTarget(exports: unknown): string | undefined {
+  if (typeof exports === "string") return exports;
+  if (Array.isArray(exports)) {
+    for (const fallback of exports) {
+      const target = exportTarget(fallback);
+      if (target !== undefined) return target;
+    }
+    return undefined;
+  }
+  if (!isObject(exports)) return undefined;
+  const keys = Object.keys(exports);
+  if (keys.some((key) => key.startsWith("."))) return exportTarget(exports["."]);
+  for (const key of keys) {
+    if (!IMPORT_CONDITIONS.has(key)) continue;
+    const target = exportTarget(exports[key]);
+    if (target !== undefined) return target;
+  }
+  return undefined;
+}
+
+async function importModule(file: string, specifier: string, code: "RULE_NOT_FOUND" | "PRESET_NOT_FOUND"): Promise<unknown> {
   try {
     return (await import(pathToFileURL(file).href)) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ReturnlintError("RULE_NOT_FOUND", `cannot load ${specifier} (${file}): ${reason}`);
+    throw new ReturnlintError(code, `cannot load ${specifier} (${file}): ${reason}`);
   }
 }
 
+function isRule(value: unknown): value is AnyRule {
+  return (
+    isObject(value) &&
+    typeof value.id === "string" &&
+    typeof value.check === "function" &&
+    isObject(value.meta) &&
+    isObject(value.meta.messages) &&
+    isObject(value.meta.schema)
+  );
+}
+
+/** The rule a module exports: its default export (unwrapping a CommonJS `exports.default`), or the module itself. */
 function pickRule(module: unknown, id: string, specifier: string): AnyRule {
-  const candidate = isObject(module) && "default" in module ? module.default : module;
-  if (isObject(candidate) && isObject(candidate.meta) && typeof candidate.check === "function" && typeof candidate.id === "string") {
-    return candidate as unknown as AnyRule;
-  }
-  const exported = isObject(candidate) ? `an object with keys ${Object.keys(candidate).join(", ") || "(none)"}` : jsonType(candidate);
+  const exported = isObject(module) && "default" in module ? module.default : module;
+  if (isRule(exported)) return exported;
+  if (isObject(exported) && isRule(exported.default)) return exported.default;
   throw new ReturnlintError(
     "RULE_NOT_FOUND",
-    `${specifier} (for "${id}") does not export a rule (an object with id, meta and check); it exports ${exported}`,
+    `${specifier} (for "${id}") does not export a rule (an object with id, meta.schema, meta.messages and check) as its default export; it exports ${describeExport(module, exported)}`,
   );
+}
+
+function describeExport(module: unknown, exported: unknown): string {
+  if (isObject(module) && !("default" in module)) {
+    const names = Object.keys(module);
+    return names.length === 0 ? "nothing" : `no default, only named exports ${names.join(", ")}`;
+  }
+  if (typeof exported === "function") return `a function${exported.name === "" ? "" : ` (${exported.name})`}`;
+  if (!isObject(exported)) return `${jsonType(exported)}${exported === undefined || exported === null ? "" : ` ${preview(exported)}`}`;
+  const missing = ["id", "meta", "check"].filter((key) => !(key in exported));
+  const meta = exported.meta;
+  if (missing.length === 0 && isObject(meta)) missing.push(...["schema", "messages"].filter((key) => !isObject(meta[key])).map((key) => `meta.${key}`));
+  const keys = Object.keys(exported);
+  return `an object with keys ${keys.join(", ") || "(none)"}${missing.length === 0 ? "" : ` (missing ${missing.join(", ")})`}`;
 }
 
 export interface RulesForInput {

@@ -13,6 +13,8 @@ export interface Config {
   readonly preset?: string;
   readonly rules?: Readonly<Record<string, RuleEntry>>;
   readonly commands?: Readonly<Record<string, CommandConfig>>;
+  /** Subagent name (`agent_type`) → the command its returns answer, for hosts that name the agent, not the command. */
+  readonly agents?: Readonly<Record<string, string>>;
 }
 
 /** A preset: data only. `extends` names another preset whose rules come first. */
@@ -69,6 +71,12 @@ export const configSchema: JsonSchema = {
         additionalProperties: false,
         properties: { preset, rules },
       },
+    },
+    agents: {
+      type: "object",
+      description: "Subagent name (the hook payload's agent_type) → the command its returns answer, e.g. lean-research-agent → research.",
+      propertyNames: { minLength: 1 },
+      additionalProperties: { type: "string", minLength: 1 },
     },
   },
 };

@@ -1,0 +1,79 @@
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { ReturnlintError } from "@returnlint/core";
+import { formatterFor, type FormatterLoader } from "./index.js";
+import type { FormatterInput } from "./types.js";
+
+export interface Output {
+  readonly format: string;
+  readonly load: FormatterLoader;
+  /** Absolute path of the file it goes to; standard output when undefined. */
+  readonly file?: string;
+}
+
+/**
+ * Pairs `--format` and `--output` by position, as Spectral does: the first file
+ * receives the first format, and so on; formats left without a file go to standard
+ * output. Checked before any input is read, so a typo costs nothing.
+ */
+export function planOutputs(formats: readonly string[] | undefined, files: readonly string[] | undefined, cwd: string): Output[] {
+  const names = formats === undefined || formats.length === 0 ? ["stylish"] : formats;
+  const targets = files ?? [];
+  if (targets.length > names.length) {
+    throw new ReturnlintError(
+      "USAGE",
+      `${String(targets.length)} --output files for ${String(names.length)} --format value${names.length === 1 ? "" : "s"}: each --output FILE receives the --format at the same position.`,
+    );
+  }
+  const seen = new Set<string>();
+  return names.map((format, index) => {
+    const load = formatterFor(format);
+    const target = targets[index];
+    if (target === undefined) return { format, load };
+    if (target === "") throw new ReturnlintError("USAGE", "--output needs a file name; received an empty one.");
+    const file = path.resolve(cwd, target);
+    if (seen.has(file)) throw new ReturnlintError("USAGE", `--output ${target} is given twice: each format needs a file of its own.`);
+    seen.add(file);
+    return { format, load, file };
+  });
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "it is a directory",
+  ENOTDIR: "a parent is not a directory",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
+};
+
+/** Writes the whole text or nothing: a reader never sees half a report, and a failed write leaves the old file. */
+export async function writeAtomically(file: string, text: string): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${String(process.pid)}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(temporary, text, { flag: "wx" });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    throw new ReturnlintError("USAGE", `Cannot write ${file}: ${REASONS[code] ?? (code === "" ? String(error) : code)}.`);
+  }
+}
+
+/**
+ * Renders every output, writes the files, then prints what goes to standard
+ * output: when a file cannot be written, nothing is printed and the run exits 2.
+ * Files are never coloured.
+ */
+export async function emitOutputs(
+  outputs: readonly Output[],
+  input: Omit<FormatterInput, "color">,
+  io: { readonly color: boolean; stdout(text: string): void },
+): Promise<void> {
+  const rendered = await Promise.all(
+    outputs.map(async (output) => ({ file: output.file, text: (await output.load())({ ...input, color: output.file === undefined && io.color }) })),
+  );
+  for (const { file, text } of rendered) if (file !== undefined) await writeAtomically(file, text);
+  for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
+}

@@ -1,0 +1,129 @@
+import { isObject, preview, tokensOf, valueAt, type Result } from "@returnlint/core";
+import type { Formatter } from "./types.js";
+import { failing, passed } from "./verdict.js";
+
+interface Problem {
+  readonly result: Result;
+  /** What the return holds at the result's pointer. */
+  readonly found: unknown;
+  /** The pointer as a dotted field name: `metadata.session_id`. */
+  readonly field: string;
+  /** The return's status, when it is a string. */
+  readonly status: string | undefined;
+}
+
+/** `"text"` for a string, a short preview of anything else. */
+function quote(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : preview(value, 60);
+}
+
+/** The `Error: …` line of a result's detail, without its label. */
+function errorOf(result: Result): string | undefined {
+  const line = result.detail?.split("\n").find((candidate) => candidate.startsWith("Error: "));
+  return line?.slice("Error: ".length);
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** The artifact path a result is about: the string at its pointer, or the one its message names. */
+function artifactPath(problem: Problem): string {
+  if (typeof problem.found === "string") return quote(problem.found);
+  return quote(/: (.*)$/.exec(problem.result.message)?.[1] ?? "");
+}
+
+/** status-enum's diagnosis, with its suggestion turned into an instruction. */
+function statusInstruction(result: Result): string {
+  const diagnosis = errorOf(result) ?? result.message;
+  const guess = /; did you mean ("[^"]*")\?/.exec(diagnosis);
+  if (guess !== null) return `${diagnosis.slice(0, guess.index)}; set "status" to ${guess[1] ?? ""}`;
+  if (/; use "/.test(diagnosis)) return diagnosis;
+  return `${diagnosis}; set "status" to one of the allowed values`;
+}
+
+const ARTIFACT_SHAPE = '{"type": …, "path": …, "summary": …}';
+
+/** What is wrong and what to do, addressed to the subagent, for the built-in rules' messages. */
+const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
+  "json-structure/emptyInput": () => "your reply is empty; end it with your JSON return (status, summary, artifacts, metadata)",
+  "json-structure/noReturn": () => "your reply contains no JSON object; end it with your JSON return, not prose",
+  "json-structure/syntaxError": ({ result }) =>
+    `the return is not valid JSON (${lowerFirst(errorOf(result)?.replace(/^Cannot parse return as JSON: /, "") ?? "syntax error")}); fix the JSON there and send the whole object again`,
+  "json-structure/trailingText": ({ result }) =>
+    `there is text after the JSON object (${errorOf(result)?.replace(/^Cannot parse return as JSON: /, "") ?? "after the value"}); end your reply with the object and nothing after it`,
+  "json-structure/notAnObject": ({ found }) =>
+    `the return is ${quote(found)}, not an object; return one JSON object with status, summary, artifacts and metadata`,
+  "required-fields/missingField": ({ field }) => `"${field}" is missing; add it`,
+  "required-fields/missingMetadataField": ({ field }) => `"${field}" is missing; add it`,
+  "required-fields/wrongType": ({ result, field }) => `${errorOf(result) ?? `"${field}" has the wrong type`}; change it to that type`,
+  "status-enum/invalidStatus": ({ result }) => statusInstruction(result),
+  "status-enum/notAString": ({ result }) => statusInstruction(result),
+  "session-id/mismatch": ({ result, found }) => {
+    const expected = /^Expected: (.*)$/m.exec(result.detail ?? "")?.[1];
+    return expected === undefined
+      ? `the session id ${quote(found)} is not the delegated one; use the session id you were given`
+      : `the session id is ${quote(found)}, but the delegated one is ${JSON.stringify(expected)}; set it to ${JSON.stringify(expected)}`;
+  },
+  "session-id/misplaced": ({ result, field }) => {
+    const expectedAt = /expected at (\S+)$/.exec(result.message)?.[1];
+    return `the session id is at ${field}, but this format keeps it at ${expectedAt ?? "another field"}; move it there`;
+  },
+  "artifacts/phantomWork": ({ status }) =>
+    `status ${quote(status ?? "")} says the work is done but "artifacts" is empty; write the files and list each as ${ARTIFACT_SHAPE}, or set status to "partial"`,
+  "artifacts/bareString": ({ found }) => `the artifact is a bare path; make it an object: {"type": …, "path": ${quote(found)}, "summary": …}`,
+  "artifacts/notAnObject": ({ found }) => `the artifact is ${quote(found)}, not an object; make it ${ARTIFACT_SHAPE}`,
+  "artifacts/missingPath": () => 'the artifact has no "path"; add the path of the file you wrote, relative to the project root',
+  "artifacts/pathNotString": ({ found }) => `"path" is ${quote(found)}, not a string; give the file's path as a string relative to the project root`,
+  "artifacts/emptyPath": () => '"path" is empty; give the path of the file you wrote',
+  "artifacts/nulByte": (problem) => `the path ${artifactPath(problem)} contains a NUL byte; fix the path`,
+  "artifacts/absolutePath": (problem) => `the path ${artifactPath(problem)} is absolute; make it relative to the project root`,
+  "artifacts/escapesRoot": (problem) => `the path ${artifactPath(problem)} leads outside the project root; write the file inside the project and give its relative path`,
+  "artifacts/symlinkEscapesRoot": (problem) => `${artifactPath(problem)} is a symlink leading outside the project; write the real file inside the project`,
+  "artifacts/symlinkLoop": (problem) => `${artifactPath(problem)} is a symlink loop; replace it with the file itself`,
+  "artifacts/notFound": (problem) => `file ${artifactPath(problem)} does not exist; write it, or fix the path`,
+  "artifacts/notAFile": (problem) => {
+    const kind = /\(([^)]+)\)$/.exec(problem.result.message)?.[1] ?? "not a regular file";
+    return `${quote(problem.found)} is a ${kind}, not a file; point "path" at the file you wrote`;
+  },
+  "artifacts/nameTooLong": (problem) => `the path ${artifactPath(problem)} is too long for the file system; use a shorter name`,
+  "artifacts/unreadable": (problem) => `file ${artifactPath(problem)} cannot be read; make it readable, or fix the path`,
+  "artifacts/empty": (problem) => `file ${artifactPath(problem)} is empty; write its content`,
+  "summary-length/tooLong": ({ result }) => `${lowerFirst(result.message)}; shorten it to 2-5 sentences and put the details in an artifact`,
+};
+
+/** For rules without an entry: the diagnosis, and the recommendation turned towards the subagent. */
+function fallback({ result }: Problem): string {
+  const what = errorOf(result) ?? result.message;
+  const recommendation = result.recommendation?.replace(/^Fix (?:the subagent|\S+ subagent|\S+) to /, "");
+  return `${lowerFirst(what)}; ${recommendation === undefined ? "fix it" : lowerFirst(recommendation)}`;
+}
+
+/** One line, ending with exactly one full stop. */
+function sentence(text: string): string {
+  let line = text.replace(/\s+/g, " ").trimEnd();
+  while (line.endsWith(".")) line = line.slice(0, -1);
+  return `${line}.`;
+}
+
+/**
+ * For the subagent itself: one imperative line per problem, with its JSON Pointer,
+ * that it can act on with no other context. Nothing else: no passes, no summary.
+ */
+export const reask: Formatter = (input) => {
+  const status = isObject(input.value) && typeof input.value.status === "string" ? input.value.status : undefined;
+  if (passed(input)) return `The return is valid${status === undefined ? "" : ` (status ${JSON.stringify(status)})`}; nothing to fix.\n`;
+  const lines = failing(input).map((result) => {
+    const pointer = result.pointer;
+    const problem: Problem = {
+      result,
+      found: pointer === undefined ? undefined : valueAt(input.value, pointer),
+      field: pointer === undefined ? "" : tokensOf(pointer).join("."),
+      status,
+    };
+    const instruct = INSTRUCTIONS[`${result.ruleId}/${result.messageId}`] ?? fallback;
+    const text = sentence(instruct(problem));
+    return `- ${pointer === undefined || pointer === "" ? "(the whole return)" : pointer}: ${text}`;
+  });
+  return `${lines.join("\n")}\n`;
+};

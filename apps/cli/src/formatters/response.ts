@@ -1,0 +1,55 @@
+import { isObject, type Result } from "@returnlint/core";
+import type { Formatter, FormatterInput } from "./types.js";
+import { failing, passed } from "./verdict.js";
+
+interface ErrorEntry {
+  readonly type: "validation";
+  readonly message: string;
+  readonly recoverable: true;
+  readonly recommendation: string;
+}
+
+function errorEntry(result: Result): ErrorEntry {
+  const details = (result.detail ?? "")
+    .split("\n")
+    .map((line) => line.replace(/^Error: /, ""))
+    .filter((line) => line !== "");
+  return {
+    type: "validation",
+    message: [result.message, ...details].join("; "),
+    recoverable: true,
+    recommendation: result.recommendation ?? `Fix the return (rule ${result.ruleId}) and validate it again`,
+  };
+}
+
+function failureSummary(input: FormatterInput, problems: readonly Result[]): string {
+  const first = problems.find((result) => result.level === "fail");
+  if (first !== undefined) return first.message;
+  return `${String(input.report.warningCount)} warnings, more than --max-warnings ${String(input.maxWarnings ?? 0)}`;
+}
+
+/**
+ * The seeds' Error Response Format (orchestration-validation.md), for the
+ * orchestrator to relay: on a failure `status: "failed"`, the first failure as the
+ * summary, no artifacts, and one `errors[]` entry per problem; on a pass, the
+ * validated return's own status, summary, artifacts and errors.
+ */
+export const response: Formatter = (input) => {
+  if (!passed(input)) {
+    const problems = failing(input);
+    return `${JSON.stringify({
+      status: "failed",
+      summary: `Validation failed: ${failureSummary(input, problems)}`,
+      artifacts: [],
+      errors: problems.map(errorEntry),
+    })}\n`;
+  }
+  const value = isObject(input.value) ? input.value : {};
+  const status = input.report.status ?? "";
+  return `${JSON.stringify({
+    status,
+    summary: typeof value.summary === "string" ? value.summary : `Validation passed: status ${status}`,
+    artifacts: Array.isArray(value.artifacts) ? value.artifacts : [],
+    ...(Array.isArray(value.errors) ? { errors: value.errors } : {}),
+  })}\n`;
+};

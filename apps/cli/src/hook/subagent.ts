@@ -1,0 +1,140 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { extractReturn, isReturnlintError, parseReturn, type LoadedConfig } from "@returnlint/core";
+import { validate, type ValidationReport } from "../api.js";
+import { findTaskReturn, readReturnFile } from "../input.js";
+
+// A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
+// Shared by `returnlint hook claude` and @returnlint/opencode.
+
+/** Agent names that say which command they serve, when the config's `agents` map does not name them. */
+const COMMAND_WORDS: readonly (readonly [RegExp, string])[] = [
+  [/revis/i, "revise"],
+  [/research/i, "research"],
+  [/implement/i, "implement"],
+  [/plan/i, "plan"],
+];
+
+/**
+ * The command whose rules apply to a subagent's returns: the config's `agents`
+ * entry (by full name, or by the part after a plugin's `plugin:` prefix), else
+ * the command its name contains, else null (an agent returnlint knows nothing about).
+ */
+export function commandForAgent(config: LoadedConfig, agent: string | undefined): string | null {
+  if (agent === undefined) return null;
+  const agents = config.config.agents ?? {};
+  const mapped = agents[agent] ?? agents[agent.slice(agent.lastIndexOf(":") + 1)];
+  if (mapped !== undefined) return mapped;
+  return COMMAND_WORDS.find(([pattern]) => pattern.test(agent))?.[1] ?? null;
+}
+
+/** Where a subagent's return is, after looking at its final message. */
+export type Located =
+  | { readonly kind: "message"; readonly text: string }
+  | { readonly kind: "file"; readonly text: string; readonly file: string; readonly task: string }
+  | { readonly kind: "unreadable"; readonly file: string; readonly task: string; readonly reason: string };
+
+const META_FILE = /specs\/(\d+)_([\w.-]+)\/\.return-meta\.json/g;
+const TASK_DIR = /specs\/(\d+)_([\w.-]+)\//g;
+
+/**
+ * The metadata file is the return when the message names one and holds no return
+ * of its own, or when the command's preset is `metadata-file` and the message
+ * names the task's directory (the seeds' subagents end with a prose summary that
+ * names the report they wrote). Otherwise the message is the return.
+ */
+export async function locateReturn(input: {
+  readonly message: string;
+  readonly root: string;
+  readonly command: string | null;
+  readonly config: LoadedConfig;
+  readonly preset?: string;
+}): Promise<Located> {
+  const { message, root } = input;
+  const command = input.command === null ? undefined : input.config.config.commands?.[input.command];
+  const preset = input.preset ?? command?.preset ?? input.config.config.preset;
+  const expectsFile = preset === "metadata-file";
+  const named = lastMatch(message, META_FILE) ?? (expectsFile ? lastMatch(message, TASK_DIR) : undefined);
+  if (named === undefined || (!expectsFile && parseReturn(extractReturn(message).text).ok)) return { kind: "message", text: message };
+
+  const [, task = "", slug = ""] = named;
+  const namedFile = path.join(root, "specs", `${task}_${slug}`, ".return-meta.json");
+  try {
+    const file = existsSync(namedFile) ? namedFile : await findTaskReturn(root, task);
+    return { kind: "file", text: (await readReturnFile(file)).text, file, task };
+  } catch (error) {
+    if (!isReturnlintError(error)) throw error;
+    return { kind: "unreadable", file: namedFile, task, reason: error.message };
+  }
+}
+
+function lastMatch(text: string, pattern: RegExp): RegExpMatchArray | undefined {
+  return [...text.matchAll(pattern)].at(-1);
+}
+
+export interface Problem {
+  readonly message: string;
+  readonly detail?: string;
+  readonly recommendation?: string;
+}
+
+/** The verdict on a located return: from the rules, or from a metadata file that is not there. */
+export interface CheckedReturn {
+  readonly ok: boolean;
+  readonly status: string | null;
+  readonly origin: ValidationReport["origin"];
+  /** The metadata file, relative to the root, or "message". */
+  readonly source: string;
+  readonly task: string | null;
+  readonly problems: readonly Problem[];
+  readonly warningCount: number;
+  /** A rule crashed: the verdict cannot be trusted. */
+  readonly internalError: boolean;
+}
+
+export async function checkReturn(
+  located: Located,
+  context: { readonly root: string; readonly command: string; readonly config: LoadedConfig; readonly agent?: string },
+): Promise<CheckedReturn> {
+  const source = located.kind === "message" ? "message" : path.relative(context.root, located.file);
+  const task = located.kind === "message" ? null : located.task;
+  if (located.kind === "unreadable") {
+    const problem = {
+      message: `Return metadata file is missing: ${source}`,
+      detail: `Error: ${located.reason}`,
+      recommendation: `Write ${source} (status, artifacts, metadata) before you stop`,
+    };
+    return { ok: false, status: null, origin: "file", source, task, problems: [problem], warningCount: 0, internalError: false };
+  }
+  const report = await validate(located.text, {
+    config: context.config,
+    cwd: context.root,
+    root: context.root,
+    command: context.command,
+    fromFile: located.kind === "file",
+    ...(context.agent === undefined ? {} : { agent: context.agent }),
+    ...(task === null ? {} : { task }),
+  });
+  const problems = report.results
+    .filter((result) => result.level === "fail")
+    .map(({ message, detail, recommendation }) => ({ message, ...(detail === undefined ? {} : { detail }), ...(recommendation === undefined ? {} : { recommendation }) }));
+  return {
+    ok: report.ok,
+    status: report.status,
+    origin: report.origin,
+    source,
+    task,
+    problems,
+    warningCount: report.warningCount,
+    internalError: report.internalError,
+  };
+}
+
+/** Each problem numbered, with the seeds' `Error:` and `Recommendation:` lines beneath it. */
+export function problemLines(problems: readonly Problem[]): string[] {
+  return problems.flatMap((problem, index) => [
+    `${String(index + 1)}. ${problem.message}`,
+    ...(problem.detail === undefined ? [] : problem.detail.split("\n").map((line) => `   ${line}`)),
+    ...(problem.recommendation === undefined ? [] : [`   Recommendation: ${problem.recommendation}`]),
+  ]);
+}

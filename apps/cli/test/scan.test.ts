@@ -1,0 +1,273 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, STACK_FRAME, project, returnlint } from "./helpers.js";
+
+interface ScanReport {
+  ok: boolean;
+  command: string | null;
+  format: string;
+  status: string | null;
+  errorCount: number;
+  warningCount: number;
+  source: string;
+  agent: string;
+  preset: string;
+  results: { ruleId: string; level: string; messageId: string; message: string }[];
+}
+
+const meta = (agent: string, command: string) => ({
+  session_id: "sess_1736700000_abc123",
+  agent_type: agent,
+  delegation_depth: 1,
+  delegation_path: ["orchestrator", command, agent],
+});
+
+/** A metadata file whose artifacts are the given paths (relative to the project root). */
+const returnMeta = (status: string, artifacts: readonly string[], agent = "researcher", command = "research") => ({
+  status,
+  artifacts: artifacts.map((artifactPath) => ({ type: "report", path: artifactPath, summary: "Research report" })),
+  metadata: meta(agent, command),
+});
+
+/** Two passing returns (one padded task folder, one not), one phantom, one with a missing artifact. */
+function mixedProject(): string {
+  return project({
+    "specs/007_padded/.return-meta.json": returnMeta("researched", ["specs/007_padded/reports/research-001.md"]),
+    "specs/007_padded/reports/research-001.md": "# Findings\n",
+    "specs/12_unpadded/.return-meta.json": returnMeta("planned", ["specs/12_unpadded/plans/implementation-001.md"], "planner", "plan"),
+    "specs/12_unpadded/plans/implementation-001.md": "# Plan\n",
+    "specs/20_phantom/.return-meta.json": returnMeta("implemented", [], "implementer", "implement"),
+    "specs/31_missing/.return-meta.json": returnMeta("researched", ["specs/31_missing/reports/research-001.md"]),
+  });
+}
+
+function parseReports(stdout: string): ScanReport[] {
+  const parsed = JSON.parse(stdout) as unknown;
+  expect(Array.isArray(parsed)).toBe(true);
+  return parsed as ScanReport[];
+}
+
+describe("returnlint scan: verdict and summary", () => {
+  it("exits 0 and prints the table when every return passes, padded task folders or not", () => {
+    const root = project({
+      "specs/007_padded/.return-meta.json": returnMeta("researched", ["specs/007_padded/reports/research-001.md"]),
+      "specs/007_padded/reports/research-001.md": "# Findings\n",
+      "specs/12_unpadded/.return-meta.json": returnMeta("partial", []),
+    });
+    const run = returnlint(["scan"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/^ {2}researched +1$/m);
+    expect(run.stdout).toMatch(/^ {2}partial +1$/m);
+    expect(run.stdout).toMatch(/^ {2}passed +2$/m);
+    expect(run.stdout).toMatch(/^ {2}failed +0$/m);
+    expect(run.stdout).toMatch(/^ {2}phantom work +0$/m);
+    expect(run.stdout).toContain("[PASS] All 2 returns below specs passed\n");
+    expect(run.stdout).not.toContain("[FAIL]");
+  });
+
+  it("exits 1, lists each failing return with its first failure, and counts failures by rule and phantom work", () => {
+    const run = returnlint(["scan"], { cwd: mixedProject() });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(
+      "[FAIL] specs/20_phantom/.return-meta.json: Agent returned 'implemented' status but created no artifacts (artifacts)\n",
+    );
+    expect(run.stdout).toContain(
+      "[FAIL] specs/31_missing/.return-meta.json: Artifact does not exist: specs/31_missing/reports/research-001.md (artifacts)\n",
+    );
+    expect(run.stdout).not.toContain("specs/007_padded/.return-meta.json");
+    expect(run.stdout).toMatch(/^ {2}researched +2$/m);
+    expect(run.stdout).toMatch(/^ {2}planned +1$/m);
+    expect(run.stdout).toMatch(/^ {2}implemented +1$/m);
+    expect(run.stdout).toMatch(/^ {2}rule +failures\n {2}artifacts +2$/m);
+    expect(run.stdout).toMatch(/^ {2}phantom work +1$/m);
+    expect(run.stdout).toMatch(/^ {2}passed +2\n {2}failed +2$/m);
+    expect(run.stdout).toContain("[FAIL] 2 of 4 returns below specs failed validation\n");
+  });
+
+  it("scans DIR with artifact paths relative to --root, and prints failing returns only with --quiet", () => {
+    const root = mixedProject();
+    const elsewhere = path.dirname(root);
+    const run = returnlint(["scan", path.join(root, "specs"), "--root", root, "--quiet"], { cwd: elsewhere });
+    expect(run.status).toBe(1);
+    // Failing returns come in the order the walk finds them, which is the file system's.
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines.slice(0, 2).sort()).toEqual([
+      `[FAIL] ${path.join(path.basename(root), "specs/20_phantom/.return-meta.json")}: Agent returned 'implemented' status but created no artifacts (artifacts)`,
+      `[FAIL] ${path.join(path.basename(root), "specs/31_missing/.return-meta.json")}: Artifact does not exist: specs/31_missing/reports/research-001.md (artifacts)`,
+    ]);
+    expect(lines[2]).toBe(`[FAIL] 2 of 4 returns below ${path.join(path.basename(root), "specs")} failed validation`);
+  });
+
+  it("says so and exits 0 when there is nothing to scan", () => {
+    const root = project({ "specs/README.md": "Task folders go here.\n" });
+    const run = returnlint(["scan"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("[INFO] No .return-meta.json files below specs\n");
+  });
+
+  it("infers the command from the status, unless --command names one", () => {
+    const root = mixedProject();
+    const inferred = parseReports(returnlint(["scan", "--format", "json"], { cwd: root }).stdout);
+    const commands = Object.fromEntries(inferred.map((report) => [report.source, report.command]));
+    expect(commands).toEqual({
+      "specs/007_padded/.return-meta.json": "research",
+      "specs/12_unpadded/.return-meta.json": "plan",
+      "specs/20_phantom/.return-meta.json": "implement",
+      "specs/31_missing/.return-meta.json": "research",
+    });
+    const forced = returnlint(["scan", "--format", "json", "--command", "research"], { cwd: root });
+    const planned = parseReports(forced.stdout).find((report) => report.source === "specs/12_unpadded/.return-meta.json");
+    expect(planned).toMatchObject({ command: "research", ok: false });
+    expect(planned?.results).toContainEqual(expect.objectContaining({ ruleId: "status-enum", level: "fail" }));
+  });
+
+  it("loads the config once and applies it to every return", () => {
+    const root = mixedProject();
+    writeFileSync(path.join(root, "returnlint.config.json"), JSON.stringify({ preset: "metadata-file", rules: { artifacts: "off" } }));
+    const run = returnlint(["scan"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("[PASS] All 4 returns below specs passed\n");
+  });
+});
+
+describe("returnlint scan --format json", () => {
+  it("prints one JSON array of check's reports, each with its source", () => {
+    const run = returnlint(["scan", "--format", "json"], { cwd: mixedProject() });
+    expect(run.status).toBe(1);
+    const reports = parseReports(run.stdout);
+    expect(reports).toHaveLength(4);
+    for (const report of reports) {
+      expect(Object.keys(report)).toEqual(["ok", "command", "format", "status", "errorCount", "warningCount", "source", "agent", "preset", "results"]);
+      expect(report.format).toBe("metadata-file");
+    }
+    expect(reports.filter((report) => !report.ok).map((report) => report.source).sort()).toEqual([
+      "specs/20_phantom/.return-meta.json",
+      "specs/31_missing/.return-meta.json",
+    ]);
+    const phantom = reports.find((report) => report.source.includes("20_phantom"));
+    expect(phantom?.results).toContainEqual(expect.objectContaining({ ruleId: "artifacts", level: "fail", messageId: "phantomWork" }));
+  });
+
+  it("keeps only failing returns and their failures with --quiet, and prints [] for nothing", () => {
+    const quiet = parseReports(returnlint(["scan", "--format", "json", "--quiet"], { cwd: mixedProject() }).stdout);
+    expect(quiet).toHaveLength(2);
+    expect(quiet.every((report) => report.results.every((result) => result.level === "fail"))).toBe(true);
+    const empty = returnlint(["scan", "--format", "json"], { cwd: project({ "specs/.keep": "" }) });
+    expect(empty.status).toBe(0);
+    expect(empty.stdout).toBe("[]\n");
+  });
+
+  it.runIf(existsSync("/usr/bin/jq"))("pipes into jq", () => {
+    const run = returnlint(["scan", "--format", "json"], { cwd: mixedProject() });
+    const jq = spawnSync("/usr/bin/jq", ["-r", "[.[] | select(.ok | not) | .source] | sort | join(\",\")"], { input: run.stdout, encoding: "utf8" });
+    expect(jq.status).toBe(0);
+    expect(jq.stdout).toBe("specs/20_phantom/.return-meta.json,specs/31_missing/.return-meta.json\n");
+  });
+});
+
+describe("returnlint scan: the walk", () => {
+  it("does not follow symlinked directories, so a link loop neither hangs nor counts twice", () => {
+    const root = mixedProject();
+    const outside = project({ "specs/99_outside/.return-meta.json": returnMeta("researched", []) });
+    symlinkSync("..", path.join(root, "specs", "007_padded", "loop"));
+    symlinkSync(path.join(root, "specs"), path.join(root, "specs", "self"));
+    symlinkSync(path.join(outside, "specs", "99_outside"), path.join(root, "specs", "99_linked"));
+    const started = Date.now();
+    const run = returnlint(["scan", "--format", "json"], { cwd: root });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(run.status).toBe(1);
+    const sources = parseReports(run.stdout).map((report) => report.source);
+    expect(sources).toHaveLength(4);
+    expect(sources.some((source) => source.includes("99_"))).toBe(false);
+  });
+
+  it("finds returns at any depth and ignores other files and directories named like one", () => {
+    const root = project({
+      "specs/archive/2024/5_old/.return-meta.json": returnMeta("partial", []),
+      "specs/6_new/return-meta.json": "{}",
+      "specs/6_new/.return-meta.json.bak": "{}",
+    });
+    mkdirSync(path.join(root, "specs", "7_dir", ".return-meta.json"), { recursive: true });
+    const run = returnlint(["scan", "--format", "json"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(parseReports(run.stdout).map((report) => report.source)).toEqual(["specs/archive/2024/5_old/.return-meta.json"]);
+  });
+
+  it("checks the same returns at any concurrency, in the same order", () => {
+    const files: Record<string, unknown> = {};
+    for (let task = 1; task <= 40; task += 1) {
+      files[`specs/${String(task)}_task/.return-meta.json`] = returnMeta(task % 3 === 0 ? "researched" : "partial", []);
+    }
+    const root = project(files);
+    const one = returnlint(["scan", "--format", "json", "--concurrency", "1"], { cwd: root });
+    const many = returnlint(["scan", "--format", "json", "--concurrency", "7"], { cwd: root });
+    expect(one.status).toBe(1);
+    expect(many.stdout).toBe(one.stdout);
+    expect(parseReports(one.stdout).filter((report) => !report.ok)).toHaveLength(13);
+  });
+
+  it("reports a return it cannot read and exits 2, after checking the others", () => {
+    const root = mixedProject();
+    mkdirSync(path.join(root, "specs", "40_huge"));
+    writeFileSync(path.join(root, "specs", "40_huge", ".return-meta.json"), " ".repeat(10 * 1024 * 1024 + 1));
+    const run = returnlint(["scan"], { cwd: root });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^returnlint: Refusing to read .*40_huge\/\.return-meta\.json: it is larger than 10 MiB\.$/m);
+    expect(run.stdout).toMatch(/^ {2}unreadable +1$/m);
+    expect(run.stdout).toContain("[FAIL] 2 of 5 returns below specs failed validation; 1 could not be read\n");
+  });
+});
+
+describe("returnlint scan: terminal and usage", () => {
+  it("draws no progress line when standard error is not a terminal", () => {
+    const run = returnlint(["scan"], { cwd: mixedProject() });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).not.toContain("\r");
+  });
+
+  it.runIf(existsSync("/usr/bin/script"))("finishes with a progress line on standard error when it is a terminal", () => {
+    const root = mixedProject();
+    const command = `${process.execPath} ${BIN} scan >/dev/null`;
+    const run = spawnSync("/usr/bin/script", ["-qec", command, "/dev/null"], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 20_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/Scanned 4 returns below specs in \d+\.\d\d s: 2 passed, 2 failed\r?\n/);
+  });
+
+  it("prints help", () => {
+    const run = returnlint(["scan", "--help"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("Usage: returnlint scan [DIR] [options]");
+    expect(run.stdout).toContain("--concurrency N");
+    expect(returnlint(["--help"]).stdout).toMatch(/^ {2}scan \[DIR\] +validate every \.return-meta\.json below DIR/m);
+  });
+
+  it.each([
+    [["scan"], /^returnlint: Cannot scan specs: no such directory\. Run returnlint scan from the project root/],
+    [["scan", "nowhere"], /^returnlint: Cannot scan nowhere: no such directory\.\n$/],
+    [["scan", "specs/1_a/.return-meta.json"], /it is not a directory\. Use "returnlint check" for one file\./],
+    [["scan", "a", "b"], /takes one directory; received 2/],
+    [["scan", "--format", "sarif"], /Unknown format "sarif" for "returnlint scan"; available: stylish, json\./],
+    [["scan", "--concurrency", "0"], /--concurrency must be at least 1\./],
+    [["scan", "--concurrency", "many"], /--concurrency must be a whole number; received "many"\./],
+    [["scan", "--session-id", "s"], /Unknown option --session-id for "returnlint scan"/],
+  ])("exits 2 with a sentence for %j", (args, message) => {
+    const root = args.includes("specs/1_a/.return-meta.json") ? project({ "specs/1_a/.return-meta.json": returnMeta("partial", []) }) : project({});
+    const run = returnlint(args, { cwd: root });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("exits 2 for an invalid config, naming the problem", () => {
+    const root = mixedProject();
+    writeFileSync(path.join(root, "returnlint.config.json"), JSON.stringify({ rules: { "status-enun": "error" } }));
+    const run = returnlint(["scan"], { cwd: root });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('unknown rule "status-enun" (did you mean "status-enum"?)');
+    expect(run.stdout).toBe("");
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import plugin, { ReturnlintPlugin, type ToolCall, type ToolResult } from "./index.js";
+import { CHILD_SESSION, finalMessage, legacyOutput, researchArgs, taskCall, taskElementOutput } from "./fixtures/task-calls.js";
+
+const REPORT = "specs/259_prove_completeness/reports/research-001.md";
+
+function project(files: Readonly<Record<string, string>> = {}): string {
+  const root = mkdtempSync(path.join(tmpdir(), "returnlint-opencode-"));
+  for (const [relative, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    writeFileSync(path.join(root, relative), content);
+  }
+  return root;
+}
+
+/** Runs the plugin's hooks over one recorded call, as OpenCode does, and returns what the parent reads. */
+async function afterTask(root: string, call: ToolCall, result: ToolResult, options: { before?: boolean } = {}): Promise<string> {
+  const hooks = await ReturnlintPlugin({ directory: root });
+  if (options.before === true) await hooks["tool.execute.before"]({ tool: call.tool, sessionID: call.sessionID, callID: call.callID }, { args: researchArgs });
+  const output = structuredClone(result);
+  await hooks["tool.execute.after"](call, output);
+  return output.output;
+}
+
+describe("@returnlint/opencode", () => {
+  it("exports the plugin as OpenCode's loader expects", () => {
+    expect(plugin).toEqual({ id: "returnlint", server: ReturnlintPlugin });
+  });
+
+  it("appends the failure and the task_id to a phantom return", async () => {
+    const recorded = legacyOutput(finalMessage(REPORT));
+    const seen = await afterTask(project(), taskCall, recorded);
+    expect(seen.startsWith(recorded.output)).toBe(true);
+    const block = seen.slice(recorded.output.length);
+    expect(block).toMatch(/^\n\n<validation tool="returnlint" ok="false">\n/);
+    expect(block).toContain("The lean-research-agent return failed validation for /research (1 problem):");
+    expect(block).toContain(`1. Artifact does not exist: ${REPORT}`);
+    expect(block).toContain(`Resume the subagent with the task tool (task_id: "${CHILD_SESSION}", subagent_type: "lean-research-agent")`);
+    expect(block.trimEnd().endsWith("</validation>")).toBe(true);
+  });
+
+  it("asks for resume: true with the <task> output generation", async () => {
+    const seen = await afterTask(project(), taskCall, taskElementOutput(finalMessage(REPORT)));
+    expect(seen).toContain(`(task_id: "${CHILD_SESSION}", resume: true, subagent_type: "lean-research-agent")`);
+  });
+
+  it("says a good return passed", async () => {
+    const root = project({ [REPORT]: "# Research\n" });
+    const seen = await afterTask(root, taskCall, legacyOutput(finalMessage(REPORT)));
+    expect(seen).toContain('<validation tool="returnlint" ok="true">\nThe lean-research-agent return passed validation for /research: status completed.\n</validation>');
+  });
+
+  it("remembers the arguments from tool.execute.before when tool.execute.after has none", async () => {
+    const { args: _args, ...withoutArgs } = taskCall;
+    const seen = await afterTask(project(), withoutArgs, legacyOutput(finalMessage(REPORT)), { before: true });
+    expect(seen).toContain(`1. Artifact does not exist: ${REPORT}`);
+  });
+
+  it("reads the metadata file the command's preset expects", async () => {
+    const root = project({
+      "returnlint.config.json": JSON.stringify({ commands: { research: { preset: "metadata-file" } } }),
+      "specs/259_prove_completeness/.return-meta.json": JSON.stringify({
+        status: "researched",
+        summary: "Report written",
+        artifacts: [{ type: "report", path: REPORT, summary: "Research report" }],
+        metadata: { session_id: "sess_1736700000_abc123", agent_type: "lean-research-agent", delegation_depth: 1, delegation_path: ["orchestrator", "research"] },
+      }),
+    });
+    const seen = await afterTask(root, taskCall, legacyOutput(`Research completed for task 259:\n- Created report at ${REPORT}`));
+    expect(seen).toContain("The lean-research-agent return (specs/259_prove_completeness/.return-meta.json) failed validation for /research");
+    expect(seen).toContain(`Artifact does not exist: ${REPORT}`);
+  });
+
+  it("says when a prose return has no JSON in it", async () => {
+    const seen = await afterTask(project(), taskCall, legacyOutput("All done, the report is written."));
+    expect(seen).toContain("1. Invalid JSON return from lean-research-agent\n   Error: The subagent's final message contains no return");
+  });
+
+  const untouched: readonly [string, ToolCall, ToolResult][] = [
+    ["another tool", { ...taskCall, tool: "bash" }, legacyOutput(finalMessage(REPORT))],
+    ["an agent no command maps to", { ...taskCall, args: { ...researchArgs, subagent_type: "explore" } }, legacyOutput(finalMessage(REPORT))],
+    ["a background task still running", taskCall, taskElementOutput("The task is working in the background.", "running")],
+    ["a task that failed", taskCall, taskElementOutput("Subagent failed", "error")],
+  ];
+  it.each(untouched)("leaves %s alone", async (_name, call, result) => {
+    expect(await afterTask(project(), call, result)).toBe(result.output);
+  });
+
+  it("reports a broken config inside the block instead of throwing", async () => {
+    const root = project({ "returnlint.config.json": "{ not json" });
+    const seen = await afterTask(root, taskCall, legacyOutput(finalMessage(REPORT)));
+    expect(seen).toMatch(/<validation tool="returnlint" ok="unknown">\nreturnlint could not validate this return: .*returnlint\.config\.json/);
+  });
+});

@@ -1,0 +1,200 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  corpusExists,
+  commandForStatus,
+  describeRecord,
+  expectationsFor,
+  formatSummary,
+  insideRoot,
+  readIndex,
+  replayCorpus,
+  resolveCorpusDir,
+  summarize,
+  type CorpusSummary,
+  type IndexEntry,
+  type ReplayRecord,
+  type ReplayRun,
+} from "../scripts/corpus-lib.mjs";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const CORPUS = resolveCorpusDir(REPO);
+
+const SESSION = { session_id: "sess_1768788507_c30ebc", agent_type: "general-research-agent", delegation_depth: 1, delegation_path: ["orchestrator", "research"] };
+
+function record(overrides: Partial<ReplayRecord> & Pick<ReplayRecord, "ok" | "expectations">): ReplayRecord {
+  return { file: "x.json", path: "specs/1_x/.return-meta.json", status: "researched", command: "research", errorCount: 0, warningCount: 0, problems: [], skipped: [], ...overrides };
+}
+
+const NO_EXPECTATIONS = { badPaths: [], artifactsChecked: true, mustFailBadPath: false, exemptBadPath: false, mustFailNoArtifacts: false, mustPass: false };
+
+function violationsOf(summary: CorpusSummary, id: "a" | "b" | "c"): readonly ReplayRecord[] {
+  const result = summary.invariants.find((invariant) => invariant.id === id);
+  if (result === undefined) throw new Error(`no invariant ${id}`);
+  return result.violations;
+}
+
+describe("corpus replay: what each return is expected to get", () => {
+  it("infers the command from the contextual success status only", () => {
+    expect([commandForStatus("researched"), commandForStatus("planned"), commandForStatus("implemented")]).toEqual(["research", "plan", "implement"]);
+    expect([commandForStatus("partial"), commandForStatus("done"), commandForStatus(null), commandForStatus("constructor")]).toEqual([null, null, null, null]);
+  });
+
+  it("recreates paths only inside the root", () => {
+    const root = path.join(tmpdir(), "root");
+    expect(insideRoot(root, "specs/1_x/reports/r.md")).toBe(path.join(root, "specs/1_x/reports/r.md"));
+    expect(insideRoot(root, "a/../b.md")).toBe(path.join(root, "b.md"));
+    for (const hostile of ["/etc/passwd", "../outside.md", "a/../../outside.md", "", ".", "a\0b", 42]) expect(insideRoot(root, hostile)).toBeNull();
+  });
+
+  it("expects a bad artifact path to fail only under a status whose artifacts are checked", () => {
+    const entry = (status: string): IndexEntry => ({ file: "f", path: "p", status, artifact_paths_at_commit: [["specs/1_x/r.md", "never_in_history"]] });
+    const value = (status: string): unknown => ({ status, artifacts: [{ type: "report", path: "specs/1_x/r.md" }], metadata: SESSION });
+    expect(expectationsFor(entry("implemented"), value("implemented"))).toMatchObject({ mustFailBadPath: true, exemptBadPath: false, mustPass: false });
+    expect(expectationsFor(entry("partial"), value("partial"))).toMatchObject({ mustFailBadPath: false, exemptBadPath: true, mustPass: false });
+  });
+
+  it("expects success-like statuses with no artifacts to fail, and schema-following returns to pass", () => {
+    const none: IndexEntry = { file: "f", path: "p" };
+    for (const status of ["researched", "completed", "done", "research_complete", "report_written", "tasks_created"]) {
+      expect(expectationsFor(none, { status, artifacts: [], metadata: SESSION }).mustFailNoArtifacts, status).toBe(true);
+    }
+    for (const status of ["in_progress", "partial", "blocked", "awaiting_confirmation"]) {
+      expect(expectationsFor(none, { status, artifacts: [], metadata: SESSION }).mustFailNoArtifacts, status).toBe(false);
+    }
+    const present: IndexEntry = { file: "f", path: "p", artifact_paths_at_commit: [["specs/1_x/r.md", "present"]] };
+    expect(expectationsFor(present, { status: "researched", artifacts: [{ path: "specs/1_x/r.md" }], metadata: SESSION }).mustPass).toBe(true);
+    expect(expectationsFor(present, { status: "researched", artifacts: ["specs/1_x/r.md"], metadata: SESSION }).mustPass).toBe(false);
+    expect(expectationsFor(present, { status: "researched", artifacts: [{ path: "specs/1_x/r.md" }], session_id: "s", metadata: {} }).mustPass).toBe(false);
+    expect(expectationsFor(present, { status: "done", artifacts: [{ path: "specs/1_x/r.md" }], metadata: SESSION }).mustPass).toBe(false);
+  });
+
+  it("reports every return that breaks an invariant, and only those", () => {
+    const run: ReplayRun = {
+      corpusDir: "corpus",
+      tempDir: "tmp",
+      elapsedMs: 1,
+      records: [
+        record({ file: "phantom-passed.json", ok: true, expectations: { ...NO_EXPECTATIONS, mustFailBadPath: true } }),
+        record({ file: "empty-passed.json", ok: true, expectations: { ...NO_EXPECTATIONS, mustFailNoArtifacts: true } }),
+        record({ file: "good-failed.json", ok: false, expectations: { ...NO_EXPECTATIONS, mustPass: true } }),
+        record({ file: "phantom-failed.json", ok: false, expectations: { ...NO_EXPECTATIONS, mustFailBadPath: true, mustFailNoArtifacts: true } }),
+        record({ file: "good-passed.json", ok: true, expectations: { ...NO_EXPECTATIONS, mustPass: true } }),
+      ],
+    };
+    const summary = summarize(run);
+    expect(summary.ok).toBe(false);
+    expect([summary.passed, summary.failed]).toEqual([3, 2]);
+    expect(violationsOf(summary, "a").map((r) => r.file)).toEqual(["phantom-passed.json"]);
+    expect(violationsOf(summary, "b").map((r) => r.file)).toEqual(["empty-passed.json"]);
+    expect(violationsOf(summary, "c").map((r) => r.file)).toEqual(["good-failed.json"]);
+    expect(formatSummary(summary)).toContain("good-failed.json");
+  });
+});
+
+describe("corpus replay of a small corpus on disk", () => {
+  const corpus = mkdtempSync(path.join(tmpdir(), "returnlint-corpus-test-"));
+  const outside = `returnlint-corpus-escape-${String(process.pid)}-${String(Date.now())}`;
+  const files: Record<string, { entry: Omit<IndexEntry, "file">; value: unknown }> = {
+    "good.json": {
+      entry: { path: "specs/1_good/.return-meta.json", status: "researched", artifact_paths_at_commit: [["specs/1_good/reports/research-001.md", "present"]] },
+      value: { status: "researched", artifacts: [{ type: "report", path: "specs/1_good/reports/research-001.md", summary: "s" }], metadata: SESSION },
+    },
+    "phantom.json": {
+      entry: { path: "specs/2_phantom/.return-meta.json", status: "implemented", artifact_paths_at_commit: [["specs/2_phantom/summaries/s.md", "never_in_history"]] },
+      value: { status: "implemented", artifacts: [{ type: "summary", path: "specs/2_phantom/summaries/s.md", summary: "s" }], metadata: SESSION },
+    },
+    "hostile.json": {
+      entry: {
+        path: `../../${outside}/.return-meta.json`,
+        status: "implemented",
+        artifact_paths_at_commit: [
+          [`../../${outside}/escape.md`, "present"],
+          [path.join(tmpdir(), outside, "absolute.md"), "present"],
+        ],
+      },
+      value: { status: "implemented", artifacts: [{ type: "summary", path: `../../${outside}/escape.md`, summary: "s" }], metadata: SESSION },
+    },
+  };
+  let run: ReplayRun;
+  let summary: CorpusSummary;
+
+  beforeAll(async () => {
+    mkdirSync(corpus, { recursive: true });
+    const lines = Object.entries(files).map(([file, { entry, value }]) => {
+      writeFileSync(path.join(corpus, file), JSON.stringify(value, null, 2));
+      return JSON.stringify({ file, ...entry });
+    });
+    writeFileSync(path.join(corpus, "INDEX.jsonl"), `${lines.join("\n")}\n`);
+    run = await replayCorpus(corpus, { concurrency: 2 });
+    summary = summarize(run);
+  });
+  afterAll(() => {
+    rmSync(corpus, { recursive: true, force: true });
+  });
+
+  it("gives each return its verdict", () => {
+    expect(Object.fromEntries(run.records.map((r) => [r.file, r.ok]))).toEqual({ "good.json": true, "phantom.json": false, "hostile.json": false });
+    expect(summary.ok).toBe(true);
+  });
+
+  it("creates nothing outside the temporary root, and removes the root", () => {
+    expect(existsSync(path.join(tmpdir(), outside))).toBe(false);
+    expect(existsSync(path.resolve(corpus, "..", outside))).toBe(false);
+    expect(existsSync(run.tempDir)).toBe(false);
+    const hostile = run.records.find((r) => r.file === "hostile.json");
+    expect(hostile?.skipped.map((s) => s.path)).toHaveLength(3);
+  });
+});
+
+const available = corpusExists(CORPUS);
+
+describe.skipIf(!available)(available ? `the shared corpus (${CORPUS})` : `the shared corpus: skipped, no INDEX.jsonl at ${CORPUS} (set RETURNLINT_CORPUS)`, () => {
+  let summary: CorpusSummary;
+  let indexed = 0;
+
+  beforeAll(async () => {
+    indexed = (await readIndex(CORPUS)).length;
+    summary = summarize(await replayCorpus(CORPUS));
+  }, 60_000);
+
+  it("replays every indexed return", () => {
+    expect(summary.total).toBe(indexed);
+    expect(summary.passed + summary.failed).toBe(indexed);
+  });
+
+  it("(a) fails every return naming a missing, never-existing or absolute artifact path (under a status whose artifacts are checked)", () => {
+    expect(summary.invariants[0].checked).toBeGreaterThan(0);
+    expect(violationsOf(summary, "a").map(describeRecord)).toEqual([]);
+  });
+
+  it("(b) fails every success return with no artifacts", () => {
+    expect(summary.invariants[1].checked).toBeGreaterThan(0);
+    expect(violationsOf(summary, "b").map(describeRecord)).toEqual([]);
+  });
+
+  // Known false failures, listed in docs/corpus.md: the metadata-file preset makes
+  // metadata.agent_type, delegation_depth and delegation_path errors, which issue 3's
+  // invariant (c) does not require. Rules are not this test's to change; when the
+  // preset is settled, the strict test below starts passing: delete `.fails` and this filter.
+  const DELEGATION_FIELDS = new Set(["/metadata/agent_type", "/metadata/delegation_depth", "/metadata/delegation_path"]);
+  const onlyDelegationMetadataMissing = (r: ReplayRecord): boolean => {
+    const failures = r.problems.filter((problem) => problem.level === "fail");
+    return (
+      failures.length > 0 &&
+      failures.every((problem) => problem.ruleId === "required-fields" && problem.messageId === "missingMetadataField" && DELEGATION_FIELDS.has(problem.pointer ?? ""))
+    );
+  };
+
+  it("(c) passes every return that follows the metadata-file schema with all artifacts present, apart from the known delegation-metadata failures", () => {
+    expect(summary.invariants[2].checked).toBeGreaterThan(0);
+    expect(violationsOf(summary, "c").filter((r) => !onlyDelegationMetadataMissing(r)).map(describeRecord)).toEqual([]);
+  });
+
+  it.fails("(c) strictly: passes every return that follows the metadata-file schema (fails until the preset stops requiring delegation metadata)", () => {
+    expect(violationsOf(summary, "c").map(describeRecord)).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { createFileView, parseReturn, runRules, withOptionsTable } from "@returnlint/core";
+import { BUILTIN_RULES } from "returnlint";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const EXAMPLE = /<!-- example: (pass|fail)(?: ([\w,]+))?((?: \w+=\S+)*) -->\n```json\n([\s\S]*?)\n```/g;
+const emptyRoot = mkdtempSync(path.join(tmpdir(), "returnlint-docs-"));
+afterAll(() => {
+  rmSync(emptyRoot, { recursive: true, force: true });
+});
+
+describe("rule READMEs", () => {
+  for (const [id, { rule }] of BUILTIN_RULES) {
+    const readme = readFileSync(path.join(REPO, "packages", `rule-${id}`, "README.md"), "utf8");
+
+    it(`${id}: the options table matches the schema (run \`pnpm docs\` when this fails)`, () => {
+      expect(readme).toContain("<!-- options:start");
+      expect(withOptionsTable(readme, rule.meta)).toBe(readme);
+    });
+
+    const examples = [...readme.matchAll(EXAMPLE)];
+    it(`${id}: has a passing and a failing example`, () => {
+      expect(examples.some((match) => match[1] === "pass")).toBe(true);
+      expect(examples.some((match) => match[1] === "fail")).toBe(true);
+    });
+
+    for (const [index, [, verdict, messageIds, attributes, json]] of examples.entries()) {
+      it(`${id}: example ${String(index + 1)} ${verdict ?? ""}s${messageIds === undefined ? "" : ` with ${messageIds}`}`, async () => {
+        const settings: Partial<Record<string, string>> = Object.fromEntries([...(attributes ?? "").matchAll(/ (\w+)=(\S+)/g)].map((match): [string, string] => [match[1] ?? "", match[2] ?? ""]));
+        const text = json ?? "";
+        const report = await runRules({
+          text,
+          parse: parseReturn(text),
+          command: settings.command ?? null,
+          format: "v7",
+          expected: settings.session === undefined ? {} : { sessionId: settings.session },
+          rules: [{ rule, severity: "error", options: { ...(rule.meta.defaultOptions as object), ...(settings.options === undefined ? {} : (JSON.parse(settings.options) as object)) }, source: id }],
+          files: createFileView(emptyRoot),
+        });
+        const failures = report.results.filter((result) => result.level === "fail").map((result) => result.messageId);
+        expect(failures).toEqual(verdict === "pass" ? [] : (messageIds ?? "").split(","));
+      });
+    }
+  }
+});
