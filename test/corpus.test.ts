@@ -176,25 +176,8 @@ describe.skipIf(!available)(available ? `the shared corpus (${CORPUS})` : `the s
     expect(violationsOf(summary, "b").map(describeRecord)).toEqual([]);
   });
 
-  // Known false failures, listed in docs/corpus.md: the metadata-file preset makes
-  // metadata.agent_type, delegation_depth and delegation_path errors, which issue 3's
-  // invariant (c) does not require. Rules are not this test's to change; when the
-  // preset is settled, the strict test below starts passing: delete `.fails` and this filter.
-  const DELEGATION_FIELDS = new Set(["/metadata/agent_type", "/metadata/delegation_depth", "/metadata/delegation_path"]);
-  const onlyDelegationMetadataMissing = (r: ReplayRecord): boolean => {
-    const failures = r.problems.filter((problem) => problem.level === "fail");
-    return (
-      failures.length > 0 &&
-      failures.every((problem) => problem.ruleId === "required-fields" && problem.messageId === "missingMetadataField" && DELEGATION_FIELDS.has(problem.pointer ?? ""))
-    );
-  };
-
-  it("(c) passes every return that follows the metadata-file schema with all artifacts present, apart from the known delegation-metadata failures", () => {
+  it("(c) passes every return that follows the metadata-file schema with all artifacts present", () => {
     expect(summary.invariants[2].checked).toBeGreaterThan(0);
-    expect(violationsOf(summary, "c").filter((r) => !onlyDelegationMetadataMissing(r)).map(describeRecord)).toEqual([]);
-  });
-
-  it.fails("(c) strictly: passes every return that follows the metadata-file schema (fails until the preset stops requiring delegation metadata)", () => {
     expect(violationsOf(summary, "c").map(describeRecord)).toEqual([]);
   });
 });

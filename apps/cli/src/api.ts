@@ -7,6 +7,7 @@ import {
   rulesFor,
   runRules,
   stripBom,
+  type Expected,
   type LoadedConfig,
   type Report,
   type ReturnOrigin,
@@ -22,15 +23,10 @@ export interface ConfigOptions {
   readonly preset?: string;
 }
 
-export interface ValidateOptions extends ConfigOptions {
+/** What the caller knows about the delegation (core's `Expected`): session id, agent, task, run start, … */
+export interface ValidateOptions extends ConfigOptions, Expected {
   /** The orchestrator command the return answers: research, plan, revise, implement, … */
   readonly command?: string | null;
-  /** The session id that was delegated. */
-  readonly sessionId?: string;
-  /** The subagent's name, for messages. */
-  readonly agent?: string;
-  /** The task number, for messages and logs. */
-  readonly task?: string;
   /** The directory artifact paths are relative to (default: `cwd`). */
   readonly root?: string;
   /** A config loaded once with `loadReturnlintConfig`, to validate many returns without reloading it. */
@@ -75,13 +71,19 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     parse,
     command,
     format,
-    expected: {
-      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-      ...(options.agent === undefined ? {} : { agent: options.agent }),
-      ...(options.task === undefined ? {} : { task: options.task }),
-    },
+    expected: expectedOf(options),
     rules,
     files: createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
   });
   return { ...report, preset, origin };
+}
+
+const EXPECTED_KEYS = ["sessionId", "agent", "task", "taskType", "since", "gitBase", "transcriptPath", "staleAfterSeconds", "now"] as const;
+
+function expectedOf(options: ValidateOptions): Expected {
+  const expected: Record<string, unknown> = {};
+  for (const key of EXPECTED_KEYS) {
+    if (options[key] !== undefined && options[key] !== "") expected[key] = options[key];
+  }
+  return expected;
 }

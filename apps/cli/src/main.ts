@@ -1,4 +1,4 @@
-import { closest, isReturnlintError } from "@returnlint/core";
+import { closest, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import type { CommandIo } from "./commands/io.js";
 
 declare const RETURNLINT_VERSION: string;
@@ -51,7 +51,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     return await (await load())(rest, io);
   } catch (error) {
     io.stderr(describeError(error, io.env.RETURNLINT_DEBUG !== undefined));
-    return 2;
+    return exitCodeOf(error);
   }
 }
 

@@ -8,6 +8,8 @@ export type ErrorCode =
   | "RULE_NOT_FOUND"
   | "INPUT_UNREADABLE"
   | "INPUT_TOO_LARGE"
+  | "RETURN_NOT_FOUND"
+  | "LOG_UNUSABLE"
   | "INTERNAL";
 
 export class ReturnlintError extends Error {
@@ -21,6 +23,14 @@ export class ReturnlintError extends Error {
     this.code = code;
     this.problems = problems;
   }
+}
+
+/**
+ * The exit code of every failure, in one place: a return the agent never wrote
+ * is a failed return (1); everything else is usage, configuration or internal (2).
+ */
+export function exitCodeOf(error: unknown): 1 | 2 {
+  return isReturnlintError(error) && error.code === "RETURN_NOT_FOUND" ? 1 : 2;
 }
 
 export function isReturnlintError(error: unknown): error is ReturnlintError {

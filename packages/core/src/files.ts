@@ -22,7 +22,8 @@ export function createFileView(root: string): FileView {
 
     if (given === "") return problem("emptyPath");
     if (given.includes("\0")) return problem("nulByte");
-    if (path.isAbsolute(given) || WINDOWS_ABSOLUTE.test(given)) return problem("absolute");
+    // `~/x` is a home-directory path: the shell expands it, the file system does not.
+    if (path.isAbsolute(given) || WINDOWS_ABSOLUTE.test(given) || /^~[^/]*(?:\/|$)/.test(given)) return problem("absolute");
     const normalized = path.normalize(given);
     if (normalized === ".." || normalized.startsWith(`..${path.sep}`)) return problem("escapesRoot");
 

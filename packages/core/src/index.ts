@@ -1,6 +1,6 @@
 export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
-export { ReturnlintError, isReturnlintError, type ErrorCode } from "./errors.js";
+export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
 export { fillTemplate, placeholders } from "./messages.js";
 export { escapeToken, isObject, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
 export { lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
@@ -12,7 +12,9 @@ export {
   IN_PROGRESS,
   LEGACY_STATUSES,
   NON_SUCCESS_STATUSES,
+  SUCCESS_WORDS,
   detectFormat,
+  isSuccessLike,
   successStatuses,
 } from "./vocabulary.js";
 export { createFileView } from "./files.js";

@@ -64,7 +64,8 @@ export async function runRules(input: RunInput): Promise<Report> {
     const { rule } = configured;
     if ((rule.meta.input ?? "object") === "object" && !isObject(parsedValue)) continue;
     const emit = (level: Level) => (descriptor: ReportDescriptor) => {
-      results.push(toResult(rule, level, descriptor, { agent, subagent, command: input.command ?? "" }));
+      const effective = level === "fail" && descriptor.level === "warn" ? "warn" : level;
+      results.push(toResult(rule, effective, descriptor, { agent, subagent, command: input.command ?? "" }));
     };
     try {
       await rule.check({

@@ -49,6 +49,11 @@ export interface ReportDescriptor {
   readonly data?: MessageData;
   /** JSON Pointer (RFC 6901) into the return. */
   readonly pointer?: string;
+  /**
+   * "warn" makes this one finding a warning even when the rule is configured as an
+   * error (never the reverse): for checks whose options say they are advisory.
+   */
+  readonly level?: "warn";
 }
 
 /** What the caller knows about the delegation this return answers. */
@@ -56,6 +61,18 @@ export interface Expected {
   readonly sessionId?: string;
   readonly agent?: string;
   readonly task?: string;
+  /** `meta` for tasks that change the agent system itself (`--task-type`, or specs/state.json). */
+  readonly taskType?: string;
+  /** When the run started (`--since`): artifacts older than this were not written by it. */
+  readonly since?: Date;
+  /** A git revision the run started from (`--git-base`). */
+  readonly gitBase?: string;
+  /** The subagent's transcript, a Claude Code JSONL file (`--transcript`, or the hook's agent_transcript_path). */
+  readonly transcriptPath?: string;
+  /** An `in_progress` return older than this many seconds is stale (`--stale-after`). */
+  readonly staleAfterSeconds?: number;
+  /** The clock rules compare timestamps with; fixed in tests. */
+  readonly now?: Date;
 }
 
 /** How artifacts are looked at. Every path is relative to the project root. */

@@ -17,6 +17,16 @@ export const COMMAND_SUCCESS: Readonly<Record<string, string>> = {
   implement: "implemented",
 };
 
+/** Words subagents use for "finished" instead of the vocabulary (seen in real returns). */
+export const SUCCESS_WORDS =
+  /^(?:complete|completed|done|success|successful|succeeded|finished|ok|ready)$|_(?:done|complete|completed|written|ready|finished|created)$/;
+
+/** A status that claims finished work: the vocabulary's success statuses, or a word that means the same. */
+export function isSuccessLike(status: string): boolean {
+  const normalized = status.trim().toLowerCase();
+  return ["completed", ...CONTEXTUAL_SUCCESS].includes(normalized) || SUCCESS_WORDS.test(normalized);
+}
+
 /** The statuses that claim finished work, and so demand artifacts. */
 export function successStatuses(command: string | null): readonly string[] {
   const contextual = command === null ? undefined : COMMAND_SUCCESS[command];

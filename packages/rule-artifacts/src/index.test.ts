@@ -15,6 +15,7 @@ new RuleTester({ describe, it }).run(rule, {
       input: { status, artifacts: [artifact("missing.md")] },
     })),
     { name: "partial with no artifacts at all", input: { status: "partial", artifacts: [] } },
+    { name: "an unknown, unfinished-sounding status with no artifacts is status-enum's to report", input: { status: "awaiting_confirmation", artifacts: [] } },
     {
       name: "paths with spaces, quotes, globs, unicode and newlines",
       input: completed("my report.md", "it's \"quoted\".md", "*.md", "résumé-报告.md", "two\nlines.md"),
@@ -84,6 +85,17 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "a non-object entry", input: { status: "completed", artifacts: [42] }, errors: [{ messageId: "notAnObject", pointer: "/artifacts/0" }] },
     { name: "an entry with no path", input: { status: "completed", artifacts: [{ type: "report" }] }, errors: [{ messageId: "missingPath" }] },
     { name: "a path that is a number", input: completed(7), errors: [{ messageId: "pathNotString", pointer: "/artifacts/0/path" }] },
+    {
+      name: "a success-like word with no artifacts is phantom work",
+      input: { status: "done", artifacts: [] },
+      errors: [{ messageId: "phantomWork", message: "Agent returned 'done' status but created no artifacts" }],
+    },
+    {
+      name: "an unfinished return's artifacts still need the right shape",
+      input: { status: "partial", artifacts: ["specs/1_x/reports/research-001.md"] },
+      errors: [{ messageId: "bareString", pointer: "/artifacts/0" }],
+    },
+    { name: "a home-directory path is outside the root", input: completed("~/.config/nvim/init.lua"), errors: [{ messageId: "absolutePath" }] },
     {
       name: "an unknown status is checked like a success claim",
       input: { status: "done", artifacts: [artifact("gone.md")] },

@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, isObject, jsonType, pointerOf, type FileCheck, type FileProblem } from "@returnlint/core";
+import { defineRule, docsUrl, isObject, isSuccessLike, jsonType, pointerOf, type FileCheck, type FileProblem } from "@returnlint/core";
 
 interface Options {
   /** Statuses that say the work is unfinished: their artifacts are not checked (the seeds' rule). */
@@ -128,19 +128,17 @@ export default defineRule<Options>({
   async check(context) {
     const { value, files } = context;
     const artifacts = value.artifacts;
-    if (!Array.isArray(artifacts)) return; // required-fields reports a missing or mistyped list
     const status = value.status;
-    if (typeof status !== "string") return; // required-fields and status-enum report it
-    if (context.options.skipStatuses.includes(status)) {
-      context.info({ messageId: "skipped", data: { status } });
-      return;
-    }
+    // required-fields and status-enum report a missing list or status
+    if (!Array.isArray(artifacts) || typeof status !== "string") return;
+    const unfinished = context.options.skipStatuses.includes(status);
     if (artifacts.length === 0) {
-      context.report({ messageId: "phantomWork", data: { status }, pointer: "/artifacts" });
+      if (isSuccessLike(status)) context.report({ messageId: "phantomWork", data: { status }, pointer: "/artifacts" });
+      else if (unfinished) context.info({ messageId: "skipped", data: { status } });
       return;
     }
-    context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
 
+    // The entries' shape is checked whatever the status; the disk only for finished work.
     let failures = 0;
     const named: { index: number; path: string; pointer: string }[] = [];
     artifacts.forEach((entry: unknown, index) => {
@@ -162,6 +160,11 @@ export default defineRule<Options>({
         named.push({ index, path: entry.path, pointer: `${pointer}/path` });
       }
     });
+    if (unfinished) {
+      context.info({ messageId: "skipped", data: { status } });
+      return;
+    }
+    context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
 
     const checks: FileCheck[] = await Promise.all(named.map(({ path }) => files.check(path)));
     // The seeds' order: every existence check, then every size check.

@@ -4,6 +4,7 @@ import {
   IN_PROGRESS,
   LEGACY_STATUSES,
   NON_SUCCESS_STATUSES,
+  SUCCESS_WORDS,
   closest,
   defineRule,
   docsUrl,
@@ -20,8 +21,6 @@ interface Options {
   statuses?: string[];
 }
 
-/** Words subagents use for "finished" (seen in the corpus). */
-const SUCCESS_WORDS = /^(?:complete|completed|done|success|successful|succeeded|finished|ok|ready)$|_(?:done|complete|completed|written|ready|finished)$/;
 const STEMS: readonly (readonly [RegExp, string])[] = [
   [/research|report/, "researched"],
   [/plan/, "planned"],
@@ -47,6 +46,11 @@ function suggestionFor(status: string, allowed: readonly string[], options: Opti
   }
   if (normalized === "completed" && options.variant === "contextual") {
     return `; use ${successes.map((value) => `"${value}"`).join(" or ")} ("completed" triggers Claude's stop behavior)`;
+  }
+  if (/^\w+ing$/.test(normalized) || normalized.includes("progress")) {
+    // "implementing" means unfinished: never coax it towards a success status.
+    const unfinished = [IN_PROGRESS, "partial"].find((value) => allowed.includes(value));
+    return unfinished === undefined ? "" : `; unfinished work is "${unfinished}"`;
   }
   if (SUCCESS_WORDS.test(normalized) || (options.variant === "legacy" && (CONTEXTUAL_SUCCESS as readonly string[]).includes(normalized))) {
     const stem = STEMS.find(([pattern]) => pattern.test(normalized))?.[1];

@@ -1,9 +1,13 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
+import { ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig, validate } from "../api.js";
+import { loadReturnlintConfig, validate, type ValidationReport } from "../api.js";
+import { appendErrorLog } from "../error-log.js";
 import { formatterContext } from "../formatters/context.js";
 import { emitOutputs, planOutputs } from "../formatters/output.js";
-import { findTaskReturn, readReturnFile, readStdin } from "../input.js";
+import { readReturnFile, readStdin, type ReturnInput } from "../input.js";
+import { parseTaskList, taskReturnFile, taskTypeFromState } from "../tasks.js";
 import type { CommandIo } from "./io.js";
 
 export const CHECK_HELP = `Usage: returnlint check [FILE | -] [options]
@@ -14,13 +18,26 @@ delegated one, and that every artifact it claims exists and is not empty.
 
 Input:
   FILE, -              the return to check; "-" or no FILE reads standard input
-  --task N             check specs/N_*/.return-meta.json under --root
+  --task N             check specs/N_*/.return-meta.json under --root (padded or not);
+                       a range or list ("343-345", "337, 343-345, 350") checks each
 
 What was delegated:
   --command NAME       the orchestrator command: research, plan, revise, implement, …
   --session-id ID      the session id that was delegated (default: $RETURNLINT_SESSION_ID)
   --agent NAME         the subagent's name, for messages (default: the return's agent_type)
   --root DIR           the project root artifact paths are relative to (default: .)
+  --task-type TYPE     the task's type; "meta" requires completion_data.claudemd_suggestions
+                       (default: the task's entry in specs/state.json)
+  --stale-after TIME   an in_progress return started longer ago than TIME (30m, 2h, 1d)
+                       fails as stale
+  --since TIME         when the run started (ISO 8601): evidence of fresh artifacts
+  --git-base REV       the revision the run started from: evidence of changed artifacts
+  --transcript FILE    the subagent's transcript (Claude Code JSONL): evidence of writes
+
+Actions (the only ways check writes to disk):
+  --log-errors FILE    append each failing validation to an errors.json
+  --consume            delete the metadata file after it passed (postflight cleanup);
+                       a failing one is never deleted
 
 Configuration:
   --config FILE        use FILE instead of looking for returnlint.config.* upwards
@@ -44,7 +61,8 @@ Examples:
   claude -p "…" | returnlint check - --command plan --format json
   returnlint check return.json -f sarif -o returnlint.sarif -f stylish
   returnlint check return.json --format reask      # lines to send back to the subagent
-  returnlint check --task 259 --command research --root ~/project
+  returnlint check --task 259 --command research --root ~/project --consume
+  returnlint check --task "7, 9-10" --log-errors specs/errors.json
 `;
 
 const OPTIONS = {
@@ -57,6 +75,13 @@ const OPTIONS = {
   preset: { type: "string" },
   format: { type: "string", short: "f", multiple: true },
   output: { type: "string", short: "o", multiple: true },
+  "task-type": { type: "string" },
+  "stale-after": { type: "string" },
+  since: { type: "string" },
+  "git-base": { type: "string" },
+  transcript: { type: "string" },
+  "log-errors": { type: "string" },
+  consume: { type: "boolean" },
   "max-warnings": { type: "string" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
@@ -72,52 +97,88 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     io.stderr(`returnlint check takes one return at a time; received ${String(positionals.length)} files. Use "returnlint scan" for many.\n`);
     return 2;
   }
+  const [file] = positionals;
+  if (file !== undefined && values.task !== undefined) throw new ReturnlintError("USAGE", "Pass either FILE or --task, not both.");
+  const tasks = values.task === undefined ? undefined : parseTaskList(values.task);
+  if (tasks !== undefined && tasks.length > 1 && values.output !== undefined) {
+    throw new ReturnlintError("USAGE", "-o writes one report: with several tasks, print to standard output or use \"returnlint scan\".");
+  }
+  if (values.consume === true && tasks === undefined && (file === undefined || path.basename(file) !== ".return-meta.json")) {
+    throw new ReturnlintError("USAGE", "--consume deletes a metadata file after it passed: use it with --task N or a .return-meta.json FILE.");
+  }
   const outputs = planOutputs(values.format, values.output, io.cwd);
   const maxWarnings = integerOption("max-warnings", values["max-warnings"]);
   const root = path.resolve(io.cwd, values.root ?? ".");
-  const [file] = positionals;
-  if (file !== undefined && values.task !== undefined) {
-    io.stderr("Pass either FILE or --task, not both.\n");
-    return 2;
-  }
-  const input =
-    values.task !== undefined
-      ? await readReturnFile(await findTaskReturn(root, values.task))
-      : file === undefined || file === "-"
-        ? await readStdin(io.stdin)
-        : await readReturnFile(path.resolve(io.cwd, file));
-
   const sessionId = values["session-id"] ?? io.env.RETURNLINT_SESSION_ID;
   const configOptions = {
     cwd: io.cwd,
     ...(values.config === undefined ? {} : { configFile: path.resolve(io.cwd, values.config) }),
     ...(values.preset === undefined ? {} : { preset: values.preset }),
   };
-  // Loaded here rather than inside validate: the formatters need its rules' descriptions and docs URLs.
+  // Loaded once, here rather than inside validate: the formatters need its rules' descriptions and docs URLs.
   const config = await loadReturnlintConfig(configOptions);
-  const report = await validate(input.text, {
+  const shared = {
     ...configOptions,
     config,
     root,
     command: values.command ?? null,
-    ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
-    ...(values.agent === undefined ? {} : { agent: values.agent }),
-    ...(values.task === undefined ? {} : { task: values.task }),
-  });
-  const source = input.source === "<stdin>" ? input.source : path.relative(io.cwd, input.source) || input.source;
-  await emitOutputs(
-    outputs,
-    {
-      report,
-      source,
-      cwd: io.cwd,
-      ...formatterContext(config, input.text, { command: report.command, origin: report.origin, ...(values.preset === undefined ? {} : { preset: values.preset }) }),
-      ...(maxWarnings === undefined ? {} : { maxWarnings }),
-      quiet: values.quiet === true,
-    },
-    io,
-  );
+    sessionId,
+    agent: values.agent,
+    staleAfterSeconds: durationOption("stale-after", values["stale-after"]),
+    since: timeOption("since", values.since),
+    gitBase: values["git-base"],
+    transcriptPath: values.transcript === undefined ? undefined : path.resolve(io.cwd, values.transcript),
+  };
 
+  const checkOne = async (input: ReturnInput, task?: string): Promise<number> => {
+    const taskType = values["task-type"] ?? (task === undefined ? undefined : await taskTypeFromState(root, task));
+    const fromFile = task !== undefined || path.basename(input.source) === ".return-meta.json";
+    const report = await validate(input.text, { ...shared, task, taskType, fromFile });
+    const source = input.source === "<stdin>" ? input.source : path.relative(io.cwd, input.source) || input.source;
+    await emitOutputs(
+      outputs,
+      {
+        report,
+        source,
+        cwd: io.cwd,
+        ...formatterContext(config, input.text, { command: report.command, origin: report.origin, ...(values.preset === undefined ? {} : { preset: values.preset }) }),
+        ...(maxWarnings === undefined ? {} : { maxWarnings }),
+        quiet: values.quiet === true,
+      },
+      io,
+    );
+    if (!report.ok && values["log-errors"] !== undefined) {
+      await appendErrorLog(path.resolve(io.cwd, values["log-errors"]), report, { source, ...(task === undefined ? {} : { task }), ...(sessionId === undefined ? {} : { sessionId }) });
+    }
+    const code = verdictCode(report, maxWarnings, io);
+    if (code === 0 && values.consume === true && input.source !== "<stdin>") {
+      await rm(input.source);
+      if (values.quiet !== true) io.stderr(`returnlint: consumed ${source}\n`);
+    }
+    return code;
+  };
+
+  if (tasks === undefined) {
+    const input = file === undefined || file === "-" ? await readStdin(io.stdin) : await readReturnFile(path.resolve(io.cwd, file));
+    return checkOne(input);
+  }
+  // Each task gets its own verdict; one that cannot be read does not stop the others.
+  let worst = 0;
+  for (const task of tasks) {
+    let code: number;
+    try {
+      code = await checkOne(await readReturnFile(await taskReturnFile(root, task)), task);
+    } catch (error) {
+      if (tasks.length === 1 || !isReturnlintError(error)) throw error;
+      io.stderr(`returnlint: ${error.message}\n`);
+      code = exitCodeOf(error);
+    }
+    worst = Math.max(worst, code);
+  }
+  return worst;
+}
+
+function verdictCode(report: ValidationReport, maxWarnings: number | undefined, io: CommandIo): number {
   if (report.internalError) return 2;
   if (!report.ok) return 1;
   if (maxWarnings !== undefined && report.warningCount > maxWarnings) {
@@ -125,4 +186,20 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     return 1;
   }
   return 0;
+}
+
+const UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+function durationOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\s*([smhd])$/.exec(value.trim());
+  if (match === null) throw new ReturnlintError("USAGE", `--${name} must be a duration such as 90s, 30m, 2h or 1d; received "${value}".`);
+  return Number(match[1]) * (UNITS[match[2] ?? "s"] ?? 1);
+}
+
+function timeOption(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const time = new Date(/^\d+$/.test(value) ? Number(value) * 1000 : value);
+  if (Number.isNaN(time.getTime())) throw new ReturnlintError("USAGE", `--${name} must be a time in ISO 8601 (2026-01-28T10:30:00Z) or Unix seconds; received "${value}".`);
+  return time;
 }

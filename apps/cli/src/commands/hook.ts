@@ -5,7 +5,8 @@ import { integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
 import { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Problem } from "../hook/subagent.js";
 import { parsePayload, type StopPayload } from "../hook/payload.js";
-import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeFileAtomic, type LedgerEntry } from "../hook/state.js";
+import { writeFileAtomic } from "../atomic.js";
+import { prepareStateDir, safeName, STATE_DIR, updateLedger, type LedgerEntry } from "../hook/state.js";
 import { readStdin } from "../input.js";
 import type { CommandIo } from "./io.js";
 

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "../atomic.js";
 import path from "node:path";
 import { ReturnlintError } from "@returnlint/core";
 import { formatterFor, type FormatterLoader } from "./index.js";
@@ -49,13 +49,9 @@ const REASONS: Readonly<Record<string, string>> = {
 
 /** Writes the whole text or nothing: a reader never sees half a report, and a failed write leaves the old file. */
 export async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${String(process.pid)}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(temporary, text, { flag: "wx" });
-    await rename(temporary, file);
+    await writeFileAtomic(file, text);
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
     const code = (error as NodeJS.ErrnoException).code ?? "";
     throw new ReturnlintError("USAGE", `Cannot write ${file}: ${REASONS[code] ?? (code === "" ? String(error) : code)}.`);
   }
