@@ -9,6 +9,7 @@ import {
   stripBom,
   type Expected,
   type LoadedConfig,
+  type ParseOutcome,
   type Report,
   type ReturnOrigin,
 } from "@returnlint/core";
@@ -58,8 +59,7 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
  */
 export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const config = options.config ?? (await loadReturnlintConfig(options));
-  const { text, origin } = options.fromFile === true ? { text: stripBom(input), origin: "file" as const } : extractReturn(stripBom(input));
-  const parse = parseReturn(text);
+  const { text, origin, parse } = locateReturn(stripBom(input), options.fromFile === true);
   const command = options.command ?? null;
   const { format, preset, rules } = rulesFor(config, {
     command,
@@ -86,4 +86,13 @@ function expectedOf(options: ValidateOptions): Expected {
     if (options[key] !== undefined && options[key] !== "") expected[key] = options[key];
   }
   return expected;
+}
+
+/** The return inside the input, parsed once: bare JSON (the common case) skips the search. */
+function locateReturn(input: string, fromFile: boolean): { text: string; origin: ReturnOrigin; parse: ParseOutcome } {
+  const direct = parseReturn(input);
+  if (fromFile) return { text: input, origin: "file", parse: direct };
+  if (direct.ok) return { text: input, origin: "bare", parse: direct };
+  const { text, origin } = extractReturn(input);
+  return { text, origin, parse: text === input ? direct : parseReturn(text) };
 }

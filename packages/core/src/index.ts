@@ -29,6 +29,7 @@ export {
   type LoadedConfig,
   type LoadedRule,
   type RulesForInput,
+  type ResolvedRules,
 } from "./config/resolve.js";
 export { configSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
 export { docsUrl, OPTIONS_END, OPTIONS_START, renderOptionsTable, withOptionsTable } from "./docs.js";

@@ -1,7 +1,8 @@
 /** RFC 6901 JSON Pointers: the address of every finding. */
 
 export function escapeToken(token: string | number): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+  const text = String(token);
+  return text.includes("~") || text.includes("/") ? text.replace(/~/g, "~0").replace(/\//g, "~1") : text;
 }
 
 export function pointerOf(...tokens: readonly (string | number)[]): string {
@@ -9,16 +10,37 @@ export function pointerOf(...tokens: readonly (string | number)[]): string {
 }
 
 /** `metadata.session_id` → `/metadata/session_id`: configs name fields the way the seeds do. */
+const pathCache = new Map<string, string>();
+
 export function pointerFromPath(path: string): string {
-  return path.startsWith("/") ? path : pointerOf(...path.split("."));
+  if (path.startsWith("/")) return path;
+  let pointer = pathCache.get(path);
+  if (pointer === undefined) {
+    pointer = pointerOf(...path.split("."));
+    if (pathCache.size >= 1024) pathCache.clear();
+    pathCache.set(path, pointer);
+  }
+  return pointer;
 }
 
-export function tokensOf(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+// Rules look up the same few pointers for every return: split each once.
+const TOKEN_CACHE_LIMIT = 1024;
+const tokenCache = new Map<string, readonly string[]>();
+
+export function tokensOf(pointer: string): readonly string[] {
+  let tokens = tokenCache.get(pointer);
+  if (tokens === undefined) {
+    tokens =
+      pointer === ""
+        ? []
+        : pointer
+            .slice(1)
+            .split("/")
+            .map((token) => (token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token));
+    if (tokenCache.size >= TOKEN_CACHE_LIMIT) tokenCache.clear();
+    tokenCache.set(pointer, tokens);
+  }
+  return tokens;
 }
 
 /** The value at `pointer`, or `undefined` when any step is missing. */

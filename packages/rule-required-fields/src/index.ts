@@ -91,7 +91,7 @@ export default defineRule<Options>({
       const pointer = pointerFromPath(field);
       const tokens = tokensOf(pointer);
       // A field under a missing or mistyped parent is already reported through its parent.
-      if (tokens.some((_, index) => unusable.has(tokens.slice(0, index).join("/")))) continue;
+      if (unusable.size > 0 && tokens.some((_, index) => unusable.has(tokens.slice(0, index).join("/")))) continue;
       const value = valueAt(context.value, pointer);
       const name = tokens.join(".");
       if (value === undefined || value === null) {

@@ -433,11 +433,36 @@ export interface RulesForInput {
   readonly value: unknown;
 }
 
+export interface ResolvedRules {
+  readonly format: FormatName;
+  readonly preset: string;
+  readonly rules: readonly ConfiguredRule[];
+}
+
+/** Per config, the resolution of each (command, preset, detected format): scan and the API resolve it once, not per return. */
+const resolved = new WeakMap<LoadedConfig, Map<string, ResolvedRules>>();
+
 /** The rules, in order, and the format for one return to one command. */
-export function rulesFor(loaded: LoadedConfig, input: RulesForInput): { format: FormatName; preset: string; rules: ConfiguredRule[] } {
+export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRules {
   const command: CommandConfig | undefined = input.command === null ? undefined : loaded.config.commands?.[input.command];
   const presetName = input.preset ?? command?.preset ?? loaded.config.preset ?? "auto";
-  const preset = presetName === "auto" ? PRESET_OF_FORMAT[detectFormat(input.value)] : loaded.presets.get(presetName);
+  const format = presetName === "auto" ? detectFormat(input.value) : undefined;
+  const key = `${input.command ?? ""}\0${presetName}\0${format ?? ""}`;
+  let cache = resolved.get(loaded);
+  if (cache === undefined) {
+    cache = new Map();
+    resolved.set(loaded, cache);
+  }
+  let result = cache.get(key);
+  if (result === undefined) {
+    result = resolveRules(loaded, command, presetName, format);
+    cache.set(key, result);
+  }
+  return result;
+}
+
+function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, presetName: string, format: FormatName | undefined): ResolvedRules {
+  const preset = format !== undefined ? PRESET_OF_FORMAT[format] : loaded.presets.get(presetName);
   if (preset === undefined) throw new ReturnlintError("PRESET_NOT_FOUND", `unknown preset "${presetName}"`);
 
   // Later layers override severity and merge options; the first mention fixes the order.
