@@ -1,8 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm, stat, writeFile } from "node:fs/promises";
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { ReturnlintError } from "@returnlint/core";
+
+// Synchronous fs and no crypto: these are quick calls, and every command's start-up
+// would otherwise pay for loading node:fs/promises, node:crypto and node:timers/promises.
+const unique = (): string => `${String(process.pid)}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The only ways returnlint writes: whole files replaced atomically (temp file +
@@ -15,30 +18,30 @@ const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 10_000;
 
 /** Writes a file so that readers see the old content or the new, never a part. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${String(process.pid)}.${randomBytes(4).toString("hex")}.tmp`;
+export function writeFileAtomic(file: string, content: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${unique()}.tmp`;
   try {
-    await writeFile(temp, content, { flag: "wx" });
-    await rename(temp, file);
+    writeFileSync(temp, content, { flag: "wx" });
+    renameSync(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
 }
 
 /** Runs `action` while holding `lockFile` (created exclusively; a stale one is broken). */
-export async function withLock<T>(lockFile: string, action: () => Promise<T>): Promise<T> {
-  await mkdir(path.dirname(lockFile), { recursive: true });
+export async function withLock<T>(lockFile: string, action: () => T | Promise<T>): Promise<T> {
+  mkdirSync(path.dirname(lockFile), { recursive: true });
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      await (await open(lockFile, "wx")).close();
+      closeSync(openSync(lockFile, "wx"));
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    if (await breakIfStale(lockFile)) continue;
+    if (breakIfStale(lockFile)) continue;
     if (Date.now() > deadline) {
       throw new ReturnlintError("INTERNAL", `Timed out after ${String(LOCK_WAIT_MS / 1000)} s waiting for the lock ${lockFile}; delete it if no returnlint hook is running.`);
     }
@@ -47,17 +50,17 @@ export async function withLock<T>(lockFile: string, action: () => Promise<T>): P
   try {
     return await action();
   } finally {
-    await rm(lockFile, { force: true });
+    rmSync(lockFile, { force: true });
   }
 }
 
-async function breakIfStale(lockFile: string): Promise<boolean> {
+function breakIfStale(lockFile: string): boolean {
   try {
-    if (Date.now() - (await stat(lockFile)).mtimeMs < LOCK_STALE_MS) return false;
+    if (Date.now() - statSync(lockFile).mtimeMs < LOCK_STALE_MS) return false;
     // Renaming first means only one waiter breaks it.
-    const aside = `${lockFile}.${randomBytes(4).toString("hex")}.stale`;
-    await rename(lockFile, aside);
-    await rm(aside, { force: true });
+    const aside = `${lockFile}.${unique()}.stale`;
+    renameSync(lockFile, aside);
+    rmSync(aside, { force: true });
     return true;
   } catch {
     return true;

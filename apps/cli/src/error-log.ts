@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { isObject, ReturnlintError } from "@returnlint/core";
 import type { ValidationReport } from "./api.js";
 import { withLock, writeFileAtomic } from "./atomic.js";
@@ -21,7 +20,7 @@ export async function appendErrorLog(file: string, report: ValidationReport, con
   const [first] = failures;
   if (first === undefined) return;
   const entry = {
-    id: `err_${randomUUID()}`,
+    id: `err_${Date.now().toString(36)}_${process.pid.toString(36)}_${Math.random().toString(36).slice(2, 10)}`,
     timestamp: new Date().toISOString(),
     error_type: "validation_failed",
     severity: "high",
@@ -36,17 +35,17 @@ export async function appendErrorLog(file: string, report: ValidationReport, con
     recommendation: first.recommendation ?? null,
     failures: failures.map(({ ruleId, messageId, message, pointer }) => ({ ruleId, messageId, message, pointer: pointer ?? null })),
   };
-  await withLock(`${file}.lock`, async () => {
-    const log = await readLog(file);
+  await withLock(`${file}.lock`, () => {
+    const log = readLog(file);
     log.errors.push(entry);
-    await writeFileAtomic(file, `${JSON.stringify(log.document, null, 2)}\n`);
+    writeFileAtomic(file, `${JSON.stringify(log.document, null, 2)}\n`);
   });
 }
 
-async function readLog(file: string): Promise<{ document: unknown; errors: unknown[] }> {
+function readLog(file: string): { document: unknown; errors: unknown[] } {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       const errors: unknown[] = [];

@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isObject, ReturnlintError } from "@returnlint/core";
 import { findTaskReturn } from "./input.js";
@@ -44,10 +43,10 @@ export async function taskReturnFile(root: string, task: string): Promise<string
  * The task's type (`meta`, `lean`, …) as specs/state.json records it, if it does:
  * a project entry whose number is the task's, with `task_type`, `type` or `language`.
  */
-export async function taskTypeFromState(root: string, task: string): Promise<string | undefined> {
+export function taskTypeFromState(root: string, task: string): string | undefined {
   let state: unknown;
   try {
-    state = JSON.parse(await readFile(path.join(root, "specs", "state.json"), "utf8")) as unknown;
+    state = JSON.parse(readFileSync(path.join(root, "specs", "state.json"), "utf8")) as unknown;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
@@ -131,7 +131,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   };
 
   const checkOne = async (input: ReturnInput, task?: string): Promise<number> => {
-    const taskType = values["task-type"] ?? (task === undefined ? undefined : await taskTypeFromState(root, task));
+    const taskType = values["task-type"] ?? (task === undefined ? undefined : taskTypeFromState(root, task));
     const fromFile = task !== undefined || path.basename(input.source) === ".return-meta.json";
     const report = await validate(input.text, { ...shared, task, taskType, fromFile });
     const source = input.source === "<stdin>" ? input.source : path.relative(io.cwd, input.source) || input.source;
@@ -152,7 +152,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     }
     const code = verdictCode(report, maxWarnings, io);
     if (code === 0 && values.consume === true && input.source !== "<stdin>") {
-      await rm(input.source);
+      rmSync(input.source);
       if (values.quiet !== true) io.stderr(`returnlint: consumed ${source}\n`);
     }
     return code;

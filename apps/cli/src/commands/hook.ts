@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { isReturnlintError } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
@@ -101,12 +100,12 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   const located = await locateReturn({ message: payload.lastAssistantMessage, root, command, config });
   const checked = await checkReturn(located, { root, command, config, ...(agent === undefined ? {} : { agent }) });
   const stateDir = path.join(root, STATE_DIR);
-  await prepareStateDir(stateDir);
+  prepareStateDir(stateDir);
   const digest = digestOf(checked.problems);
   const { decision, entry } = await updateLedger(stateDir, safeName(payload.sessionId, payload.agentId ?? agent ?? "main"), (current) =>
     decide(current, { payload, agent: agent ?? "main", checked, digest, maxBlocks }),
   );
-  await writeVerdict(stateDir, { payload, agent, command, checked, entry, decision });
+  writeVerdict(stateDir, { payload, agent, command, checked, entry, decision });
 
   if (decision.kind === "allow" && decision.because === "internal-error") {
     return giveWay(io, failClosed, `a rule crashed while checking the return of ${agent ?? "the main agent"}; the verdict in ${STATE_DIR}/verdicts/ records it`);
@@ -155,7 +154,7 @@ function decide(
   return { entry, result: { decision, entry } };
 }
 
-async function writeVerdict(
+function writeVerdict(
   stateDir: string,
   input: {
     readonly payload: StopPayload;
@@ -165,7 +164,7 @@ async function writeVerdict(
     readonly entry: LedgerEntry;
     readonly decision: Decision;
   },
-): Promise<void> {
+): void {
   const { payload, agent, checked, entry, decision } = input;
   const name = checked.task === null ? safeName(agent ?? "main", payload.agentId ?? payload.sessionId) : safeName(`task-${checked.task}`);
   const verdict = {
@@ -185,13 +184,13 @@ async function writeVerdict(
     ...(decision.kind === "allow" ? { allowedBecause: decision.because } : {}),
     timestamp: entry.updatedAt,
   };
-  await writeFileAtomic(path.join(stateDir, "verdicts", `${name}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
+  writeFileAtomic(path.join(stateDir, "verdicts", `${name}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
 }
 
 /** The feedback without the attempt counter, so that the same problems compare equal. */
 function digestOf(problems: readonly Problem[]): string {
   const text = problems.map((problem) => [problem.message, problem.detail ?? "", problem.recommendation ?? ""].join("\n")).join("\n\n");
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+  return process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex").slice(0, 32);
 }
 
 /** What the subagent reads: each problem with the seeds' Error/Recommendation lines, and what to do. */

@@ -1,5 +1,4 @@
-import { opendirSync, readdirSync, type Dir, type Dirent } from "node:fs";
-import { stat } from "node:fs/promises";
+import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, isReturnlintError, stripBom, type Result } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
@@ -84,7 +83,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const quiet = values.quiet === true;
   const dir = path.resolve(io.cwd, positionals[0] ?? "specs");
   const shownDir = display(io.cwd, dir);
-  await requireDirectory(dir, shownDir, positionals[0] === undefined);
+  requireDirectory(dir, shownDir, positionals[0] === undefined);
 
   const config = await loadReturnlintConfig({
     cwd: io.cwd,
@@ -158,10 +157,10 @@ function inferCommand(text: string): string | null {
   }
 }
 
-async function requireDirectory(dir: string, shown: string, isDefault: boolean): Promise<void> {
+function requireDirectory(dir: string, shown: string, isDefault: boolean): void {
   const hint = isDefault ? " Run returnlint scan from the project root, or pass the directory that holds the task folders." : "";
   try {
-    if ((await stat(dir)).isDirectory()) return;
+    if (statSync(dir).isDirectory()) return;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT" ? "no such directory" : code === "EACCES" ? "permission denied" : String(code);

@@ -48,9 +48,9 @@ const REASONS: Readonly<Record<string, string>> = {
 };
 
 /** Writes the whole text or nothing: a reader never sees half a report, and a failed write leaves the old file. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
+export function writeAtomically(file: string, text: string): void {
   try {
-    await writeFileAtomic(file, text);
+    writeFileAtomic(file, text);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
     throw new ReturnlintError("USAGE", `Cannot write ${file}: ${REASONS[code] ?? (code === "" ? String(error) : code)}.`);
@@ -70,6 +70,6 @@ export async function emitOutputs(
   const rendered = await Promise.all(
     outputs.map(async (output) => ({ file: output.file, text: (await output.load())({ ...input, color: output.file === undefined && io.color }) })),
   );
-  for (const { file, text } of rendered) if (file !== undefined) await writeAtomically(file, text);
+  for (const { file, text } of rendered) if (file !== undefined) writeAtomically(file, text);
   for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
 }

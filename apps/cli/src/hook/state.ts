@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { withLock, writeFileAtomic } from "../atomic.js";
@@ -16,10 +15,10 @@ export const STATE_DIR = ".returnlint";
 const LEDGER_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Creates the state directory with a .gitignore, so that its files are never committed by accident. */
-export async function prepareStateDir(stateDir: string): Promise<void> {
-  await mkdir(stateDir, { recursive: true });
+export function prepareStateDir(stateDir: string): void {
+  mkdirSync(stateDir, { recursive: true });
   const ignore = path.join(stateDir, ".gitignore");
-  if (!existsSync(ignore)) await writeFile(ignore, "# Written by returnlint hook: runtime state, not source.\n*\n");
+  if (!existsSync(ignore)) writeFileSync(ignore, "# Written by returnlint hook: runtime state, not source.\n*\n");
 }
 
 /** One subagent's current run of attempts: it ends when a return passes or the hook lets it stop. */
@@ -52,8 +51,8 @@ export async function updateLedger<T>(
   update: (entry: LedgerEntry | undefined) => { entry: LedgerEntry; result: T },
 ): Promise<T> {
   const file = path.join(stateDir, "ledger.json");
-  return withLock(path.join(stateDir, "ledger.lock"), async () => {
-    const ledger = await readLedger(file);
+  return withLock(path.join(stateDir, "ledger.lock"), () => {
+    const ledger = readLedger(file);
     const current = ledger.entries[key];
     const { entry, result } = update(isOpenEntry(current) ? current : undefined);
     const cutoff = Date.now() - LEDGER_KEEP_MS;
@@ -62,15 +61,15 @@ export async function updateLedger<T>(
       if (isObject(value) && typeof value.updatedAt === "string" && Date.parse(value.updatedAt) >= cutoff) entries[other] = value;
     }
     entries[key] = entry;
-    await writeFileAtomic(file, `${JSON.stringify({ version: 1, entries } satisfies Ledger, null, 2)}\n`);
+    writeFileAtomic(file, `${JSON.stringify({ version: 1, entries } satisfies Ledger, null, 2)}\n`);
     return result;
   });
 }
 
-async function readLedger(file: string): Promise<Ledger> {
+function readLedger(file: string): Ledger {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = readFileSync(file, "utf8");
   } catch {
     return { version: 1, entries: {} };
   }

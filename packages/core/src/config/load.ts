@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ReturnlintError } from "../errors.js";
@@ -54,7 +53,7 @@ export async function readConfig(file: string): Promise<RawConfig> {
   }
   let text: string;
   try {
-    text = stripBom(await readFile(absolute, "utf8"));
+    text = stripBom(readFileSync(absolute, "utf8"));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw code === "ENOENT"
