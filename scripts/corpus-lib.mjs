@@ -72,11 +72,16 @@ function namesProjectFile(artifactPath) {
   return typeof artifactPath === "string" && !artifactPath.endsWith("/") && insideRoot(path.resolve("/project"), artifactPath) !== null;
 }
 
+function hasCompletionSummary(completionData) {
+  return isPlainObject(completionData) && typeof completionData.completion_summary === "string" && completionData.completion_summary.trim() !== "";
+}
+
 /**
  * What the return must get, from its index entry and its parsed value:
  * (a) a missing, never-existing or absolute artifact path under a status whose artifacts are checked → fail;
  * (b) a success-like status with no artifacts → fail;
  * (c) a return that follows the metadata-file schema with every artifact present → pass.
+ *     The schema makes completion_data.completion_summary mandatory for every `implemented` return.
  */
 export function expectationsFor(entry, value) {
   const status = isPlainObject(value) ? value.status : undefined;
@@ -95,6 +100,7 @@ export function expectationsFor(entry, value) {
     isPlainObject(metadata) &&
     typeof metadata.session_id === "string" &&
     metadata.session_id !== "" &&
+    (status !== "implemented" || hasCompletionSummary(value.completion_data)) &&
     marks.every(([, mark]) => mark === "present");
   return {
     badPaths,

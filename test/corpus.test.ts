@@ -70,6 +70,9 @@ describe("corpus replay: what each return is expected to get", () => {
     expect(expectationsFor(present, { status: "researched", artifacts: ["specs/1_x/r.md"], metadata: SESSION }).mustPass).toBe(false);
     expect(expectationsFor(present, { status: "researched", artifacts: [{ path: "specs/1_x/r.md" }], session_id: "s", metadata: {} }).mustPass).toBe(false);
     expect(expectationsFor(present, { status: "done", artifacts: [{ path: "specs/1_x/r.md" }], metadata: SESSION }).mustPass).toBe(false);
+    const implemented = { status: "implemented", artifacts: [{ path: "specs/1_x/r.md" }], metadata: SESSION };
+    expect(expectationsFor(present, implemented).mustPass).toBe(false);
+    expect(expectationsFor(present, { ...implemented, completion_data: { completion_summary: "Did it." } }).mustPass).toBe(true);
   });
 
   it("reports every return that breaks an invariant, and only those", () => {

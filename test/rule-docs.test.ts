@@ -36,8 +36,13 @@ describe("rule READMEs", () => {
           text,
           parse: parseReturn(text),
           command: settings.command ?? null,
-          format: "v7",
-          expected: settings.session === undefined ? {} : { sessionId: settings.session },
+          format: settings.format === "v5" || settings.format === "metadata-file" ? settings.format : "v7",
+          expected: {
+            ...(settings.session === undefined ? {} : { sessionId: settings.session }),
+            ...(settings.taskType === undefined ? {} : { taskType: settings.taskType }),
+            ...(settings.staleAfter === undefined ? {} : { staleAfterSeconds: Number(settings.staleAfter) }),
+            ...(settings.now === undefined ? {} : { now: new Date(settings.now) }),
+          },
           rules: [{ rule, severity: "error", options: { ...(rule.meta.defaultOptions as object), ...(settings.options === undefined ? {} : (JSON.parse(settings.options) as object)) }, source: id }],
           files: createFileView(emptyRoot),
         });

@@ -1,5 +1,7 @@
 import path from "node:path";
 import {
+  DEFAULT_RULE_TIMEOUT_MS,
+  ReturnlintError,
   createFileView,
   extractReturn,
   loadConfig,
@@ -34,6 +36,8 @@ export interface ValidateOptions extends ConfigOptions, Expected {
   readonly config?: LoadedConfig;
   /** The input is the content of a metadata file (`.return-meta.json`): validated as it is, not searched for a return. */
   readonly fromFile?: boolean;
+  /** How long one rule may take, in milliseconds (default: $RETURNLINT_RULE_TIMEOUT_MS, else 10 s). */
+  readonly ruleTimeoutMs?: number;
 }
 
 export interface ValidationReport extends Report {
@@ -74,8 +78,18 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     expected: expectedOf(options),
     rules,
     files: createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
+    ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
   });
   return { ...report, preset, origin };
+}
+
+function ruleTimeoutFromEnv(): number {
+  const given = process.env.RETURNLINT_RULE_TIMEOUT_MS?.trim();
+  if (given === undefined || given === "") return DEFAULT_RULE_TIMEOUT_MS;
+  if (!/^\d+$/.test(given) || Number(given) < 1) {
+    throw new ReturnlintError("USAGE", `RETURNLINT_RULE_TIMEOUT_MS must be a positive number of milliseconds; received "${given}".`);
+  }
+  return Number(given);
 }
 
 const EXPECTED_KEYS = ["sessionId", "agent", "task", "taskType", "since", "gitBase", "transcriptPath", "staleAfterSeconds", "now"] as const;

@@ -1,10 +1,28 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { ReturnlintError } from "@returnlint/core";
+import { ReturnlintError, decodeUtf8 } from "@returnlint/core";
 
-/** Larger inputs are refused: no return a subagent writes is this big. */
+/** Larger inputs are refused by default: no return a subagent writes is this big. */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
+
+const MAX_INPUT_VARIABLE = "RETURNLINT_MAX_INPUT_BYTES";
+const UNITS: Readonly<Record<string, number>> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/**
+ * The largest input read, in bytes: RETURNLINT_MAX_INPUT_BYTES (a whole number of
+ * bytes, optionally with a k, M or G suffix for KiB, MiB, GiB), else 10 MiB.
+ */
+export function maxInputBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const given = env[MAX_INPUT_VARIABLE]?.trim();
+  if (given === undefined || given === "") return MAX_INPUT_BYTES;
+  const match = /^(\d+)\s*([kmg]?)(?:i?b)?$/i.exec(given);
+  const bytes = match === null ? NaN : Number(match[1]) * (UNITS[(match[2] ?? "").toLowerCase()] ?? NaN);
+  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new ReturnlintError("USAGE", `${MAX_INPUT_VARIABLE} must be a positive number of bytes, such as 20971520 or 20M; received "${given}".`);
+  }
+  return bytes;
+}
 
 export interface ReturnInput {
   readonly text: string;
@@ -25,8 +43,9 @@ export async function readReturnFile(file: string): Promise<ReturnInput> {
     const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(code);
     throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: ${reason}.`);
   }
-  if (size > MAX_INPUT_BYTES) throw tooLarge(file);
-  return { text: decode(await readFile(file)), source: file };
+  const limit = maxInputBytes();
+  if (size > limit) throw tooLarge(file, limit);
+  return { text: decodeUtf8(await readFile(file)), source: file };
 }
 
 /**
@@ -45,13 +64,14 @@ export function readReturnFileSync(file: string): ReturnInput {
     const stats = fstatSync(fd);
     if (stats.isDirectory()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is a directory.`);
     if (!stats.isFile()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is not a regular file.`);
-    if (stats.size > MAX_INPUT_BYTES) throw tooLarge(file);
+    const limit = maxInputBytes();
+    if (stats.size > limit) throw tooLarge(file, limit);
     const buffer = Buffer.allocUnsafe(stats.size);
     let filled = 0;
     for (let read = -1; read !== 0 && filled < buffer.length; filled += read) {
       read = readSync(fd, buffer, filled, buffer.length - filled, filled);
     }
-    return { text: decode(buffer.subarray(0, filled)), source: file };
+    return { text: decodeUtf8(buffer.subarray(0, filled)), source: file };
   } catch (error) {
     throw error instanceof ReturnlintError ? error : unreadable(file, error);
   } finally {
@@ -66,18 +86,19 @@ export async function readStdin(stream: NodeJS.ReadStream = process.stdin): Prom
       'No return to check: pass a FILE, pipe the return to standard input, or use --task N. Run "returnlint check --help".',
     );
   }
+  const limit = maxInputBytes();
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
     const buffer = chunk as Buffer;
     total += buffer.length;
-    if (total > MAX_INPUT_BYTES) {
+    if (total > limit) {
       stream.destroy();
-      throw tooLarge("standard input");
+      throw tooLarge("standard input", limit);
     }
     chunks.push(buffer);
   }
-  return { text: decode(Buffer.concat(chunks)), source: "<stdin>" };
+  return { text: decodeUtf8(Buffer.concat(chunks)), source: "<stdin>" };
 }
 
 /**
@@ -107,16 +128,19 @@ export async function findTaskReturn(root: string, task: string): Promise<string
   return path.join(specs, matches[0] ?? "", ".return-meta.json");
 }
 
-function decode(buffer: Buffer): string {
-  return new TextDecoder("utf-8").decode(buffer);
-}
-
 function unreadable(file: string, error: unknown): ReturnlintError {
   const code = (error as NodeJS.ErrnoException).code;
   const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(code);
   return new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: ${reason}.`);
 }
 
-function tooLarge(what: string): ReturnlintError {
-  return new ReturnlintError("INPUT_TOO_LARGE", `Refusing to read ${what}: it is larger than ${String(MAX_INPUT_BYTES / 1024 / 1024)} MiB.`);
+function tooLarge(what: string, limit: number): ReturnlintError {
+  return new ReturnlintError("INPUT_TOO_LARGE", `Refusing to read ${what}: it is larger than ${describeBytes(limit)}.`, [
+    `No subagent return is this big; if this one really is, set ${MAX_INPUT_VARIABLE} (bytes, or with a k, M or G suffix) to raise the limit.`,
+  ]);
+}
+
+function describeBytes(bytes: number): string {
+  const mib = bytes / 1024 / 1024;
+  return Number.isInteger(mib) ? `${String(mib)} MiB` : `${String(bytes)} bytes`;
 }

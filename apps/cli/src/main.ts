@@ -56,7 +56,7 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
 }
 
 /** A sentence for people, never a stack trace (unless RETURNLINT_DEBUG asks for it). */
-function describeError(error: unknown, debug: boolean): string {
+export function describeError(error: unknown, debug: boolean): string {
   if (isReturnlintError(error)) {
     const problems = error.problems.map((problem) => `  - ${problem}\n`).join("");
     return `returnlint: ${error.message}\n${problems}`;

@@ -1,5 +1,11 @@
 import type { LoadedRule } from "@returnlint/core";
+import artifactContent from "@returnlint/rule-artifact-content";
+import artifactEvidence from "@returnlint/rule-artifact-evidence";
 import artifacts from "@returnlint/rule-artifacts";
+import completionData from "@returnlint/rule-completion-data";
+import delegation from "@returnlint/rule-delegation";
+import earlyMetadata from "@returnlint/rule-early-metadata";
+import errorDetails from "@returnlint/rule-error-details";
 import jsonStructure from "@returnlint/rule-json-structure";
 import requiredFields from "@returnlint/rule-required-fields";
 import sessionId from "@returnlint/rule-session-id";
@@ -8,7 +14,7 @@ import summaryLength from "@returnlint/rule-summary-length";
 
 /** Every rule that ships with returnlint, by id, in the order the seeds check them. */
 export const BUILTIN_RULES: ReadonlyMap<string, LoadedRule> = new Map(
-  [jsonStructure, requiredFields, statusEnum, sessionId, artifacts, summaryLength].map((rule) => [
+  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength].map((rule) => [
     rule.id,
     { rule, source: `@returnlint/rule-${rule.id}` } satisfies LoadedRule,
   ]),

@@ -9,7 +9,7 @@ describe("returnlint check: the seed transcript", () => {
   it("passes a valid v7 return and prints the seed's [PASS] lines", () => {
     const run = returnlint(["check", "return.json", "--command", "research", "--session-id", "sess_1735460684_a1b2c3"], { cwd: valid });
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("[PASS] Return is valid JSON\n[PASS] All required fields present\n[PASS] Status is valid: completed\n[PASS] Session ID matches\n[INFO] Artifact count: 2\n");
+    expect(run.stdout).toContain("[PASS] Return is valid JSON\n[PASS] All required fields present\n[PASS] Status is valid: completed\n[PASS] Session ID matches\n[PASS] Delegation is safe: depth 1 of at most 3, path orchestrator → research → researcher\n[INFO] Artifact count: 2\n");
     expect(run.stdout).toContain("[PASS] Artifact exists: specs/280_fix_orchestrator_stage_4_validation/reports/research-001.md\n");
     expect(run.stdout).toMatch(/\[PASS\] Artifact is non-empty: specs\/280_fix_orchestrator_stage_4_validation\/plans\/implementation-001\.md \(\d+ bytes\)\n/);
     expect(run.stdout).toContain("[PASS] 2 artifacts validated\n[PASS] Return validation succeeded\nStatus: completed\n");

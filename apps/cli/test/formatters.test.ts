@@ -34,6 +34,9 @@ function xmlProblem(xml: string): string | undefined {
 const phantom = path.join(EXAMPLES, "phantom-work", "return.json");
 
 /** A v7 return that fails in several ways at once, and warns. */
+/** What error-details wants of an unfinished return, so that the tests below see only what they are about. */
+const PARTIAL_ERROR = { type: "timeout", message: "Timed out after 1 hour", recoverable: true, recommendation: "Resume the task" };
+
 function brokenProject() {
   return project({
     "r.json": {
@@ -101,7 +104,7 @@ describe("--format sarif", () => {
     const { driver } = sarifRun.tool;
     expect(driver).toMatchObject({ name: "returnlint", informationUri: "https://github.com/returnlint/returnlint" });
     expect(driver.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(driver.rules.map((rule) => rule.id)).toEqual(["json-structure", "required-fields", "status-enum", "session-id", "artifacts", "summary-length"]);
+    expect(driver.rules.map((rule) => rule.id)).toEqual(["json-structure", "required-fields", "status-enum", "session-id", "delegation", "artifacts", "completion-data", "error-details", "summary-length"]);
     for (const rule of driver.rules) {
       expect(rule.helpUri).toBe(docs(rule.id));
       expect(rule.shortDescription.text.length).toBeGreaterThan(10);
@@ -140,7 +143,7 @@ describe("--format sarif", () => {
     const root = project({
       "rules/no-todo.mjs": rule,
       "returnlint.config.json": { preset: "v7", rules: { "./rules/no-todo.mjs": "error" } },
-      "r.json": { status: "partial", summary: "TODO later", artifacts: [], metadata: metadata("researcher") },
+      "r.json": { status: "partial", summary: "TODO later", artifacts: [], metadata: metadata("researcher"), errors: [PARTIAL_ERROR] },
     });
     const run = returnlint(["check", "r.json", "-f", "sarif"], { cwd: root });
     expect(run.stderr).toBe("");
@@ -170,7 +173,7 @@ describe("--format junit", () => {
     expect(run.status).toBe(1);
     expect(xmlProblem(run.stdout)).toBeUndefined();
     const cases = junitCases(run.stdout);
-    expect(cases.map((testCase) => testCase["@_name"])).toEqual(["json-structure", "required-fields", "status-enum", "session-id", "artifacts", "summary-length"]);
+    expect(cases.map((testCase) => testCase["@_name"])).toEqual(["json-structure", "required-fields", "status-enum", "session-id", "delegation", "artifacts", "completion-data", "error-details", "summary-length"]);
     const artifacts = cases.find((testCase) => testCase["@_name"] === "artifacts");
     // Two failures of one rule: the parser keeps the first in `failure` only when there is one.
     expect(run.stdout.match(/<failure /g)).toHaveLength(3);
@@ -179,7 +182,7 @@ describe("--format junit", () => {
     expect(run.stdout).toContain(`Docs: ${docs("artifacts")}</failure>`);
     expect(cases.find((testCase) => testCase["@_name"] === "summary-length")?.["system-out"]).toBe("[WARN] Summary exceeds recommended length: 450 characters");
     expect(cases.find((testCase) => testCase["@_name"] === "json-structure")?.["system-out"]).toBe("[PASS] Return is valid JSON");
-    expect(run.stdout).toMatch(/<testsuites name="returnlint" tests="6" failures="3" errors="0" skipped="0">/);
+    expect(run.stdout).toMatch(/<testsuites name="returnlint" tests="9" failures="3" errors="0" skipped="0">/);
   });
 
   it("marks the rules that did not run as skipped when the return is not JSON", () => {
@@ -191,7 +194,10 @@ describe("--format junit", () => {
       "required-fields",
       "status-enum",
       "session-id",
+      "delegation",
       "artifacts",
+      "completion-data",
+      "error-details",
       "summary-length",
     ]);
   });
@@ -207,7 +213,7 @@ describe("--format junit", () => {
     const run = returnlint(["check", "-", "--format", "junit", "--agent", "a&b<c>"], { input });
     expect(run.status).toBe(1);
     expect(xmlProblem(run.stdout)).toBeUndefined();
-    expect(junitCases(run.stdout)).toHaveLength(6);
+    expect(junitCases(run.stdout)).toHaveLength(9);
     expect(run.stdout).toContain("a&lt;b&gt;&amp;c.md");
     expect(xmlProblem(run.stdout.replace("a&lt;b&gt;&amp;c.md", "a<b>&c.md"))).toBeDefined();
     expect(run.stdout).toContain("\\u0001");
@@ -287,7 +293,7 @@ describe("--format reask", () => {
   it("says in one line that a valid return is valid, and counts warnings past --max-warnings", () => {
     const valid = returnlint(["check", "return.json", "--format", "reask"], { cwd: path.join(EXAMPLES, "valid-v7") });
     expect(valid.stdout).toBe('The return is valid (status "completed"); nothing to fix.\n');
-    const long = JSON.stringify({ status: "partial", summary: "x".repeat(500), artifacts: [], metadata: metadata("researcher") });
+    const long = JSON.stringify({ status: "partial", summary: "x".repeat(500), artifacts: [], metadata: metadata("researcher"), errors: [PARTIAL_ERROR] });
     expect(returnlint(["check", "-", "--format", "reask"], { input: long }).stdout).toBe('The return is valid (status "partial"); nothing to fix.\n');
     const strict = returnlint(["check", "-", "--format", "reask", "--max-warnings", "0"], { input: long });
     expect(strict.status).toBe(1);

@@ -38,7 +38,7 @@ function mixedProject(): string {
     "specs/007_padded/reports/research-001.md": "# Findings\n",
     "specs/12_unpadded/.return-meta.json": returnMeta("planned", ["specs/12_unpadded/plans/implementation-001.md"], "planner", "plan"),
     "specs/12_unpadded/plans/implementation-001.md": "# Plan\n",
-    "specs/20_phantom/.return-meta.json": returnMeta("implemented", [], "implementer", "implement"),
+    "specs/20_phantom/.return-meta.json": { ...returnMeta("implemented", [], "implementer", "implement"), completion_data: { completion_summary: "Implemented the feature." } },
     "specs/31_missing/.return-meta.json": returnMeta("researched", ["specs/31_missing/reports/research-001.md"]),
   });
 }

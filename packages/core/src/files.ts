@@ -4,6 +4,8 @@ import path from "node:path";
 import type { FileCheck, FileProblem, FileView } from "./types.js";
 
 const WINDOWS_ABSOLUTE = /^(?:[a-zA-Z]:[\\/]|\\\\)/;
+const PATH_MAX = 4096;
+const NAME_MAX = 255;
 
 /**
  * The only way rules reach the disk. Core alone decides what a path may reach:
@@ -26,6 +28,8 @@ export function createFileView(root: string): FileView {
     if (path.isAbsolute(given) || WINDOWS_ABSOLUTE.test(given) || /^~[^/]*(?:\/|$)/.test(given)) return problem("absolute");
     const normalized = path.normalize(given);
     if (normalized === ".." || normalized.startsWith(`..${path.sep}`)) return problem("escapesRoot");
+    // What Linux and macOS refuse anyway; said the same way everywhere, and before any system call.
+    if (Buffer.byteLength(normalized) >= PATH_MAX || normalized.split(path.sep).some((segment) => Buffer.byteLength(segment) > NAME_MAX)) return problem("nameTooLong");
 
     realRoot ??= realpath(absoluteRoot).catch(() => absoluteRoot);
     const rootReal = await realRoot;
@@ -38,7 +42,7 @@ export function createFileView(root: string): FileView {
     if (real !== rootReal && !real.startsWith(rootReal + path.sep)) return problem("symlinkEscapesRoot");
     try {
       const stats = await stat(real);
-      if (stats.isFile()) return { ok: true, kind: "file", size: stats.size, path: given };
+      if (stats.isFile()) return { ok: true, kind: "file", size: stats.size, mtimeMs: stats.mtimeMs, path: given };
       return problem("notAFile", kindOf(stats));
     } catch (error) {
       return problem(problemOf(error));

@@ -3,7 +3,7 @@ export { defineRule } from "./define-rule.js";
 export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
 export { fillTemplate, placeholders } from "./messages.js";
 export { escapeToken, isObject, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
-export { lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
+export { decodeUtf8, findDuplicateKeys, lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
 export {
@@ -18,7 +18,7 @@ export {
   successStatuses,
 } from "./vocabulary.js";
 export { createFileView } from "./files.js";
-export { agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
+export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export {
   BUILTIN_PRESETS,

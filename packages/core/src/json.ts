@@ -1,4 +1,5 @@
-import type { ParseOutcome } from "./types.js";
+import { pointerOf } from "./pointer.js";
+import type { DuplicateKey, ParseNotes, ParseOutcome } from "./types.js";
 
 const BOM = "\uFEFF";
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -15,19 +16,170 @@ export function stripBom(text: string): string {
  * and where: line and column, 1-based.
  */
 export function parseReturn(text: string): ParseOutcome {
+  const notes = notesOf(text);
   if (text.trim() === "") {
-    return { ok: false, kind: "empty", reason: "the input is empty", line: 1, column: 1 };
+    return { ok: false, kind: "empty", reason: "the input is empty", line: 1, column: 1, ...notes };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch {
     const found = locateJsonError(text);
     const where = lineAndColumn(text, found.offset);
     const start = text.search(/\S/);
     if (!found.trailing && !CAN_START_JSON.test(text.charAt(start)) && !text.includes("{")) {
-      return { ok: false, kind: "noReturn", reason: "no JSON object was found in the message", ...where };
+      return { ok: false, kind: "noReturn", reason: "no JSON object was found in the message", ...where, ...notes };
     }
-    return { ok: false, kind: found.trailing ? "trailing" : "syntax", reason: found.reason, ...where };
+    return { ok: false, kind: found.trailing ? "trailing" : "syntax", reason: found.reason, ...where, ...notes };
+  }
+  const duplicateKeys = findDuplicateKeys(text);
+  return { ok: true, value, ...notes, ...(duplicateKeys.length === 0 ? {} : { duplicateKeys }) };
+}
+
+// A lone surrogate: `u` mode reads a well-formed pair as one code point, which is not Cs.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function notesOf(text: string): ParseNotes {
+  const invalid = text.search(LONE_SURROGATE);
+  return invalid === -1 ? {} : { invalidUtf8: lineAndColumn(text, invalid) };
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Decodes input bytes as UTF-8. A byte that is not part of valid UTF-8 becomes the
+ * lone surrogate U+DC00 + byte (Python's "surrogateescape"), so that parseReturn can
+ * say where the input stopped being text: a replacement character would hide it,
+ * since valid text may hold U+FFFD but never a lone surrogate. A leading byte-order
+ * mark is dropped.
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    // Not UTF-8 throughout: decoded by hand below, escaping what is not.
+  }
+  // One UTF-16 unit per byte at most: a 4-byte sequence becomes a pair.
+  const units = new Uint16Array(bytes.length);
+  let count = 0;
+  const at = (index: number): number => bytes[index] ?? 0;
+  for (let i = at(0) === 0xef && at(1) === 0xbb && at(2) === 0xbf ? 3 : 0; i < bytes.length; ) {
+    const lead = at(i);
+    const length = utf8SequenceLength(bytes, i);
+    if (length === 0) {
+      units[count++] = 0xdc00 + lead;
+      i += 1;
+    } else if (length === 4) {
+      const point = (((lead & 0x07) << 18) | ((at(i + 1) & 0x3f) << 12) | ((at(i + 2) & 0x3f) << 6) | (at(i + 3) & 0x3f)) - 0x10000;
+      units[count++] = 0xd800 + (point >> 10);
+      units[count++] = 0xdc00 + (point & 0x3ff);
+      i += 4;
+    } else {
+      units[count++] =
+        length === 1 ? lead : length === 2 ? ((lead & 0x1f) << 6) | (at(i + 1) & 0x3f) : ((lead & 0x0f) << 12) | ((at(i + 1) & 0x3f) << 6) | (at(i + 2) & 0x3f);
+      i += length;
+    }
+  }
+  const parts: string[] = [];
+  for (let start = 0; start < count; start += 8192) parts.push(String.fromCharCode(...units.subarray(start, Math.min(count, start + 8192))));
+  return parts.join("");
+}
+
+/** The length of the well-formed UTF-8 sequence at `i` (RFC 3629's table), or 0. */
+function utf8SequenceLength(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i] ?? 0;
+  if (lead < 0x80) return 1;
+  const continues = (offset: number, low = 0x80, high = 0xbf): boolean => {
+    const byte = bytes[i + offset];
+    return byte !== undefined && byte >= low && byte <= high;
+  };
+  if (lead >= 0xc2 && lead <= 0xdf) return continues(1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    // E0 would be an overlong encoding below A0; ED A0 and above are surrogates.
+    return continues(1, lead === 0xe0 ? 0xa0 : 0x80, lead === 0xed ? 0x9f : 0xbf) && continues(2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    // F0 below 90 is overlong; F4 90 and above is past U+10FFFF.
+    return continues(1, lead === 0xf0 ? 0x90 : 0x80, lead === 0xf4 ? 0x8f : 0xbf) && continues(2) && continues(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+const DUPLICATE_LIMIT = 50;
+
+interface OpenObject {
+  readonly kind: "object";
+  readonly counts: Map<string, number>;
+  expectingKey: boolean;
+  key: string;
+  /** This object's entries in the list, to update their count. */
+  listed?: Map<string, { count: number }>;
+}
+
+interface OpenArray {
+  readonly kind: "array";
+  index: number;
+}
+
+/**
+ * The keys that appear twice in one object, at any depth. `text` must be valid JSON
+ * (JSON.parse accepted it), so this only has to follow the nesting: one pass with an
+ * explicit stack, jumping from quote to quote through strings.
+ */
+export function findDuplicateKeys(text: string): DuplicateKey[] {
+  const found: { pointer: string; key: string; count: number }[] = [];
+  const open: (OpenObject | OpenArray)[] = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 /* " */) {
+      const end = endOfString(text, i);
+      const container = open.at(-1);
+      if (container?.kind === "object" && container.expectingKey) {
+        const raw = text.slice(i + 1, end - 1);
+        const key = raw.includes("\\") ? (JSON.parse(text.slice(i, end)) as string) : raw;
+        container.expectingKey = false;
+        container.key = key;
+        const count = (container.counts.get(key) ?? 0) + 1;
+        container.counts.set(key, count);
+        const listed = count > 2 ? container.listed?.get(key) : undefined;
+        if (listed !== undefined) listed.count = count;
+        else if (count === 2 && found.length < DUPLICATE_LIMIT) {
+          const entry = { pointer: pointerOf(...open.slice(0, -1).map(tokenOf)), key, count };
+          found.push(entry);
+          container.listed ??= new Map();
+          container.listed.set(key, entry);
+        }
+      }
+      i = end - 1;
+    } else if (code === 0x7b /* { */) {
+      open.push({ kind: "object", counts: new Map(), expectingKey: true, key: "" });
+    } else if (code === 0x5b /* [ */) {
+      open.push({ kind: "array", index: 0 });
+    } else if (code === 0x7d /* } */ || code === 0x5d /* ] */) {
+      open.pop();
+    } else if (code === 0x2c /* , */) {
+      const container = open.at(-1);
+      if (container?.kind === "object") container.expectingKey = true;
+      else if (container !== undefined) container.index += 1;
+    }
+  }
+  return found;
+}
+
+function tokenOf(container: OpenObject | OpenArray): string | number {
+  return container.kind === "object" ? container.key : container.index;
+}
+
+/** The offset after the closing quote of the (valid) string that opens at `start`. */
+function endOfString(text: string, start: number): number {
+  let from = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes += 1;
+    if (backslashes % 2 === 0) return quote + 1;
+    from = quote + 1;
   }
 }
 

@@ -1,5 +1,5 @@
 import { fillTemplate } from "./messages.js";
-import { isObject } from "./pointer.js";
+import { isObject, jsonType, preview } from "./pointer.js";
 import type {
   AnyRule,
   Expected,
@@ -31,7 +31,14 @@ export interface RunInput {
   readonly expected: Expected;
   readonly rules: readonly ConfiguredRule[];
   readonly files: FileView;
+  /**
+   * How long one rule's check may take, in milliseconds (default 10 s): a rule that
+   * has not settled by then becomes an internal error, and the run goes on without it.
+   */
+  readonly ruleTimeoutMs?: number;
 }
+
+export const DEFAULT_RULE_TIMEOUT_MS = 10_000;
 
 const UNKNOWN_AGENT = "the subagent";
 
@@ -48,8 +55,9 @@ export function agentName(expected: Expected, value: unknown): string {
 
 /**
  * Runs the configured rules, in order, over one parsed return and collects
- * every result. A rule that throws becomes an internal-error result naming it;
- * the others still run.
+ * every result. A rule that throws, reports something it did not declare,
+ * returns a value instead of reporting, or does not settle within the time
+ * limit becomes an internal-error result naming it; the others still run.
  */
 export async function runRules(input: RunInput): Promise<Report> {
   const parsedValue = input.parse.ok ? input.parse.value : undefined;
@@ -57,42 +65,53 @@ export async function runRules(input: RunInput): Promise<Report> {
   const agent = agentName(input.expected, parsedValue);
   // Templates say "Fix {subagent} to …": "Fix researcher subagent to …", or "Fix the subagent to …".
   const subagent = agent === UNKNOWN_AGENT ? agent : `${agent} subagent`;
+  const context = { agent, subagent, command: input.command ?? "" };
+  const timeoutMs = timeLimit(input.ruleTimeoutMs);
   const results: Result[] = [];
   let internalError = false;
 
   for (const configured of input.rules) {
     const { rule } = configured;
     if ((rule.meta.input ?? "object") === "object" && !isObject(parsedValue)) continue;
+    const own: Result[] = [];
+    // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
+    let open = true;
+    // Kept even if the rule catches what report threw.
+    let misreport: Failure | undefined;
     const emit = (level: Level) => (descriptor: ReportDescriptor) => {
-      const effective = level === "fail" && descriptor.level === "warn" ? "warn" : level;
-      results.push(toResult(rule, effective, descriptor, { agent, subagent, command: input.command ?? "" }));
+      if (!open) return;
+      try {
+        const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
+        own.push(toResult(rule, effective, descriptor, context));
+      } catch (error) {
+        misreport ??= { kind: "threw", error };
+        throw error;
+      }
     };
-    try {
-      await rule.check({
-        value,
-        text: input.text,
-        parse: input.parse,
-        command: input.command,
-        format: input.format,
-        expected: input.expected,
-        agent,
-        options: configured.options,
-        files: input.files,
-        report: emit(configured.severity === "error" ? "fail" : "warn"),
-        pass: emit("pass"),
-        info: emit("info"),
-      });
-    } catch (error) {
+    const outcome = await settle(
+      () =>
+        rule.check({
+          value,
+          text: input.text,
+          parse: input.parse,
+          command: input.command,
+          format: input.format,
+          expected: input.expected,
+          agent,
+          options: configured.options,
+          files: input.files,
+          report: emit(configured.severity === "error" ? "fail" : "warn"),
+          pass: emit("pass"),
+          info: emit("info"),
+        }),
+      timeoutMs,
+    );
+    open = false;
+    results.push(...own);
+    const failure = misreport ?? outcome;
+    if (failure !== undefined) {
       internalError = true;
-      const reason = error instanceof Error ? error.message : String(error);
-      results.push({
-        ruleId: rule.id,
-        level: "fail",
-        messageId: "ruleCrashed",
-        message: `Rule ${rule.id} crashed (from ${configured.source})`,
-        detail: `Error: ${reason}`,
-        recommendation: `Report this to the maintainers of ${configured.source}; the verdict is incomplete`,
-      });
+      results.push(internalFailure(configured, failure, timeoutMs));
     }
   }
 
@@ -112,10 +131,120 @@ export async function runRules(input: RunInput): Promise<Report> {
   };
 }
 
+/** Why a rule's check did not complete as the contract says. */
+type Failure =
+  | { readonly kind: "threw"; readonly error: unknown }
+  | { readonly kind: "returned"; readonly value: unknown }
+  | { readonly kind: "timedOut" };
+
+/**
+ * Runs one check and waits for it, at most `timeoutMs` for an asynchronous one.
+ * A synchronous check pays for no timer; a timer that did not fire is cleared, so
+ * it keeps neither the process alive nor the run waiting.
+ */
+async function settle(check: () => unknown, timeoutMs: number): Promise<Failure | undefined> {
+  let returned: unknown;
+  let thenable: boolean;
+  try {
+    returned = check();
+    thenable = isThenable(returned);
+  } catch (error) {
+    return { kind: "threw", error };
+  }
+  if (!thenable) return returned === undefined ? undefined : { kind: "returned", value: returned };
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<Failure>((resolve) => {
+    timer = setTimeout(() => {
+      resolve({ kind: "timedOut" });
+    }, timeoutMs);
+  });
+  const completed = Promise.resolve(returned).then(
+    (value): Failure | undefined => (value === undefined ? undefined : { kind: "returned", value }),
+    (error: unknown): Failure => ({ kind: "threw", error }),
+  );
+  try {
+    return await Promise.race([completed, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Node fires a longer timer at once (after a warning): the largest delay it keeps is 2^31 - 1 ms. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+function timeLimit(ms: number | undefined): number {
+  if (ms === undefined || !(ms > 0)) return DEFAULT_RULE_TIMEOUT_MS;
+  return Math.min(Math.ceil(ms), LONGEST_TIMER_MS);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+function internalFailure(configured: ConfiguredRule, failure: Failure, timeoutMs: number): Result {
+  const { rule, source } = configured;
+  const verdict = "the verdict is incomplete";
+  if (failure.kind === "timedOut") {
+    return {
+      ruleId: rule.id,
+      level: "fail",
+      messageId: "ruleTimedOut",
+      message: `Rule ${rule.id} timed out after ${formatMs(timeoutMs)} (from ${source})`,
+      detail: "Error: its check did not settle in time; its findings were not counted",
+      recommendation: `Report this to the maintainers of ${source}; ${verdict}. If the rule is only slow, raise the rule time limit`,
+    };
+  }
+  const reason =
+    failure.kind === "returned"
+      ? `check returned ${describeValue(failure.value)} instead of reporting through context.report; nothing it found was recorded`
+      : describeError(failure.error);
+  return {
+    ruleId: rule.id,
+    level: "fail",
+    messageId: "ruleCrashed",
+    message: `Rule ${rule.id} crashed (from ${source})`,
+    detail: `Error: ${reason}`,
+    recommendation: `Report this to the maintainers of ${source}; ${verdict}`,
+  };
+}
+
+// What a rule threw or returned is arbitrary code's value: describing it must not throw in turn.
+function describeValue(value: unknown): string {
+  try {
+    const type = jsonType(value);
+    const article = type === "object" || type === "array" ? (type === "array" ? "an array" : "an object") : type;
+    return `${article} ${preview(value, 40)}`;
+  } catch {
+    return "a value that cannot be shown";
+  }
+}
+
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : typeof error === "string" ? error : preview(error, 80);
+  } catch {
+    return "it threw a value that cannot be shown";
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${String(ms / 1000)} s` : `${String(ms)} ms`;
+}
+
+/** The result a report describes; a report the rule's meta does not declare throws, which crashes the rule. */
 function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, context: MessageData): Result {
-  const spec = rule.meta.messages[descriptor.messageId];
+  if (!isObject(descriptor) || typeof descriptor.messageId !== "string") {
+    throw new Error(`reported ${preview(descriptor, 40)} instead of an object with a messageId`);
+  }
+  const spec = Object.hasOwn(rule.meta.messages, descriptor.messageId) ? rule.meta.messages[descriptor.messageId] : undefined;
   if (spec === undefined) {
     throw new Error(`reported unknown messageId "${descriptor.messageId}"`);
+  }
+  if (descriptor.data !== undefined && !isObject(descriptor.data)) {
+    throw new Error(`reported "${descriptor.messageId}" with data ${preview(descriptor.data, 40)} instead of an object`);
+  }
+  if (descriptor.pointer !== undefined && typeof descriptor.pointer !== "string") {
+    throw new Error(`reported "${descriptor.messageId}" with pointer ${preview(descriptor.pointer, 40)} instead of a JSON Pointer string`);
   }
   const data = { ...context, ...descriptor.data };
   return {

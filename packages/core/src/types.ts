@@ -77,7 +77,14 @@ export interface Expected {
 
 /** How artifacts are looked at. Every path is relative to the project root. */
 export type FileCheck =
-  | { readonly ok: true; readonly kind: "file"; readonly size: number; readonly path: string }
+  | {
+      readonly ok: true;
+      readonly kind: "file";
+      readonly size: number;
+      /** Last modification time, milliseconds since the epoch (evidence of when it was written). */
+      readonly mtimeMs: number;
+      readonly path: string;
+    }
   | { readonly ok: false; readonly problem: FileProblem; readonly path: string; readonly kind?: string };
 
 export type FileProblem =
@@ -101,15 +108,44 @@ export interface FileView {
   read(path: string, maxBytes: number): Promise<string | null>;
 }
 
+/** A place in the text, 1-based; columns count UTF-16 code units. */
+export interface TextPosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A key written more than once in one object: JSON.parse and jq silently keep the last value. */
+export interface DuplicateKey {
+  /** JSON Pointer of the object that holds the key twice ("" for the top level). */
+  readonly pointer: string;
+  readonly key: string;
+  /** How many times the key appears in that object. */
+  readonly count: number;
+}
+
+/** What parsing noticed besides the verdict; each note is present only when there is something to say. */
+export interface ParseNotes {
+  /**
+   * The first character that stands for bytes that were not UTF-8: `decodeUtf8` turns
+   * each such byte into a lone surrogate (U+DC80–U+DCFF), which valid text never holds.
+   */
+  readonly invalidUtf8?: TextPosition;
+}
+
 export type ParseOutcome =
-  | { readonly ok: true; readonly value: unknown }
-  | {
+  | (ParseNotes & {
+      readonly ok: true;
+      readonly value: unknown;
+      /** Duplicate keys at any depth, in the order they appear (the first 50). */
+      readonly duplicateKeys?: readonly DuplicateKey[];
+    })
+  | (ParseNotes & {
       readonly ok: false;
       readonly kind: "empty" | "noReturn" | "syntax" | "trailing";
       readonly reason: string;
       readonly line: number;
       readonly column: number;
-    };
+    });
 
 export interface RuleContext<Options> {
   /** The parsed return. For `input: "text"` rules it is `{}` unless the return is an object. */

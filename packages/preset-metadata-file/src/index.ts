@@ -22,7 +22,11 @@ export default {
     ],
     "status-enum": ["error", { variant: "contextual", allowInProgress: true }],
     "session-id": ["error", { field: "metadata.session_id" }],
+    delegation: ["error", { requireFields: "warn", pathEnd: "warn" }],
     artifacts: "error",
+    "completion-data": "error",
+    "error-details": "warn",
+    "early-metadata": "error",
     "summary-length": ["warn", { maxChars: 400 }],
   },
 } as const;

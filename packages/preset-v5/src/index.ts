@@ -11,7 +11,10 @@ export default {
     "required-fields": ["error", { fields: ["status", "summary", "artifacts", "metadata", "session_id"] }],
     "status-enum": ["error", { variant: "legacy" }],
     "session-id": ["error", { field: "session_id" }],
+    delegation: ["error", { requireFields: "off", pathEnd: "warn" }],
     artifacts: "error",
+    "completion-data": "error",
+    "error-details": "warn",
     "summary-length": ["warn", { maxChars: 400 }],
   },
 } as const;

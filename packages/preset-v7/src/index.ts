@@ -27,7 +27,10 @@ export default {
     ],
     "status-enum": ["error", { variant: "legacy" }],
     "session-id": ["error", { field: "metadata.session_id" }],
+    delegation: ["error", { requireFields: "off", pathEnd: "warn" }],
     artifacts: "error",
+    "completion-data": "error",
+    "error-details": "warn",
     "summary-length": ["warn", { maxChars: 400 }],
   },
 } as const;

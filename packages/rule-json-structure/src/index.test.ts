@@ -8,6 +8,9 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "an empty object is still an object", input: "{}" },
     { name: "a byte-order mark is tolerated", input: "\uFEFF{\"status\":\"partial\"}" },
     { name: "whitespace around the object", input: "\n  {\"a\": 1}\n\n" },
+    { name: "the same key in different objects is not a duplicate", input: '{"path": "a", "artifacts": [{"path": "b"}, {"path": "c"}]}' },
+    { name: "U+FFFD is valid text", input: '{"summary": "caf\uFFFD"}' },
+    { name: "an escaped NUL inside a string is valid JSON", input: '{"summary": "a\\u0000b"}' },
   ],
   invalid: [
     { name: "empty input", input: "", errors: [{ messageId: "emptyInput" }] },
@@ -36,5 +39,36 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "a string", input: '"completed"', errors: [{ messageId: "notAnObject" }] },
     { name: "a number", input: "42", errors: [{ messageId: "notAnObject" }] },
     { name: "null", input: "null", errors: [{ messageId: "notAnObject" }] },
+    {
+      name: "a duplicate status: failed, then completed",
+      input: '{"status": "failed", "summary": "x", "status": "completed"}',
+      errors: [{ messageId: "duplicateKey", pointer: "/status", message: "Duplicate key in return: status", detail: '"status" appears 2 times in the top-level object' }],
+    },
+    {
+      name: "duplicate keys at any depth, each reported once with its count",
+      input: '{"metadata": {"session_id": "a", "session_id": "b", "session_id": "c"}, "artifacts": [{"path": "x", "path": "y"}]}',
+      errors: [
+        { messageId: "duplicateKey", pointer: "/metadata/session_id", detail: '"session_id" appears 3 times in the object at /metadata' },
+        { messageId: "duplicateKey", pointer: "/artifacts/0/path", message: "artifacts.0.path" },
+      ],
+    },
+    {
+      name: "a duplicate inside an array return is reported beside notAnObject",
+      input: '[{"a": 1, "a": 2}]',
+      errors: [{ messageId: "duplicateKey", pointer: "/0/a" }, { messageId: "notAnObject" }],
+    },
+    {
+      name: "bytes that were not UTF-8 (decoded to lone surrogates)",
+      input: '{"status": "completed", "summary": "caf\udce9"}',
+      errors: [{ messageId: "invalidUtf8", detail: "at line 1, column 40" }],
+    },
+    {
+      name: "bytes that were not UTF-8 where the JSON also breaks",
+      input: "\udcff\udcfe{",
+      errors: [{ messageId: "invalidUtf8", detail: "line 1, column 1" }, { messageId: "syntaxError" }],
+    },
+    { name: "a NUL byte outside a string", input: '{"status": "completed"}\u0000', errors: [{ messageId: "trailingText", detail: "control character U+0000" }] },
+    { name: "a raw NUL byte inside a string", input: '{"status": "compl\u0000eted"}', errors: [{ messageId: "syntaxError", detail: "unescaped control character" }] },
+    { name: "100,000 levels of nesting", input: `${"[".repeat(100_000)}${"]".repeat(100_000)}`, errors: [{ messageId: "notAnObject" }] },
   ],
 });

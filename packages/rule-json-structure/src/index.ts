@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, jsonType } from "@returnlint/core";
+import { defineRule, docsUrl, jsonType, pointerOf, tokensOf } from "@returnlint/core";
 
 const recommendation = "Fix {subagent} return format";
 
@@ -38,20 +38,36 @@ export default defineRule<Record<string, never>>({
         detail: "Error: The return must be a JSON object; received {type}",
         recommendation: "Fix {subagent} to return an object with status, summary, artifacts and metadata",
       },
+      duplicateKey: {
+        text: "Duplicate key in return: {field}",
+        detail: 'Error: "{key}" appears {count} times in {where}; JSON.parse and jq keep only the last value, so the return is ambiguous',
+        recommendation: "Fix {subagent} to write each key once per object",
+      },
+      invalidUtf8: {
+        text: "Return is not valid UTF-8",
+        detail: "Error: The bytes at line {line}, column {column} are not UTF-8 text",
+        recommendation: "Fix {subagent} to write its return as UTF-8 text",
+      },
     },
   },
   check(context) {
     const { parse } = context;
+    if (parse.invalidUtf8 !== undefined) context.report({ messageId: "invalidUtf8", data: { ...parse.invalidUtf8 } });
     if (!parse.ok) {
       const messageId = { empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText" }[parse.kind];
       context.report({ messageId, data: { reason: parse.reason, line: parse.line, column: parse.column } });
       return;
+    }
+    for (const { pointer, key, count } of parse.duplicateKeys ?? []) {
+      const field = [...tokensOf(pointer), key].join(".");
+      const where = pointer === "" ? "the top-level object" : `the object at ${pointer}`;
+      context.report({ messageId: "duplicateKey", data: { field, key, count, where }, pointer: pointerOf(...tokensOf(pointer), key) });
     }
     const type = jsonType(parse.value);
     if (type !== "object") {
       context.report({ messageId: "notAnObject", data: { type }, pointer: "" });
       return;
     }
-    context.pass({ messageId: "validJson" });
+    if (parse.invalidUtf8 === undefined && parse.duplicateKeys === undefined) context.pass({ messageId: "validJson" });
   },
 });

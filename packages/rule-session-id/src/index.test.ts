@@ -11,6 +11,7 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "v5: top-level session_id matches", input: { session_id: sessionId }, options: { field: "session_id" }, sessionId },
     { name: "nothing to compare against says so, and passes", input: v7 },
     { name: "a missing session id is required-fields' job", input: { status: "completed" }, sessionId },
+    { name: "a metadata file of this session is not stale", input: { status: "researched", metadata: { session_id: sessionId } }, format: "metadata-file", sessionId },
   ],
   invalid: [
     {
@@ -39,6 +40,35 @@ new RuleTester({ describe, it }).run(rule, {
       input: { metadata: { session_id: 1735460684 } },
       sessionId,
       errors: [{ messageId: "mismatch", detail: "Got: 1735460684" }],
+    },
+    {
+      name: "a metadata file from another session is stale metadata, not a mere mismatch",
+      input: { status: "researched", metadata: { session_id: "sess_1735000000_old999" } },
+      format: "metadata-file",
+      sessionId,
+      expected: { task: "259" },
+      errors: [
+        {
+          messageId: "staleMetadata",
+          pointer: "/metadata/session_id",
+          message: `Stale return metadata: specs/259_*/.return-meta.json belongs to session sess_1735000000_old999, not this run's ${sessionId}`,
+          detail: `Expected: ${sessionId}\nGot: sess_1735000000_old999`,
+        },
+      ],
+    },
+    {
+      name: "stale metadata without a task number names the file by its name",
+      input: { status: "in_progress", metadata: { session_id: "sess_1735000000_old999" } },
+      format: "metadata-file",
+      sessionId,
+      errors: [{ messageId: "staleMetadata", message: "Stale return metadata: .return-meta.json belongs to session sess_1735000000_old999" }],
+    },
+    {
+      name: "a console return (v7) from another session is a mismatch, not stale metadata",
+      input: { status: "researched", metadata: { session_id: "sess_1735000000_old999" } },
+      format: "v7",
+      sessionId,
+      errors: [{ messageId: "mismatch" }],
     },
     {
       name: "a v7 return with the session id at the top level",

@@ -31,6 +31,11 @@ export default defineRule<Options>({
         detail: "Expected: {expected}\nGot: {actual}\nError: Subagent return validation failed",
         recommendation: "Fix {subagent} to return correct session_id",
       },
+      staleMetadata: {
+        text: "Stale return metadata: {file} belongs to session {actual}, not this run's {expected}",
+        detail: "Expected: {expected}\nGot: {actual}\nError: the metadata file was left by an earlier run (or another session) and was not rewritten by this one",
+        recommendation: "Delete the stale {file} before delegating, and fix {subagent} to write its metadata with the delegated session_id",
+      },
       misplaced: {
         text: "Session ID in the wrong place: found at {found}, expected at {field}",
         detail: "Error: this format keeps the session id at {field}",
@@ -56,7 +61,14 @@ export default defineRule<Options>({
     }
     if (actual !== expected) {
       const shown = typeof actual === "string" ? actual : preview(actual, 60);
-      context.report({ messageId: "mismatch", data: { expected, actual: shown }, pointer });
+      // A metadata file outlives the run that wrote it: another session's id means this run never wrote it.
+      if (context.format === "metadata-file") {
+        const task = context.expected.task;
+        const file = task === undefined || task === "" ? ".return-meta.json" : `specs/${task}_*/.return-meta.json`;
+        context.report({ messageId: "staleMetadata", data: { file, expected, actual: shown }, pointer });
+      } else {
+        context.report({ messageId: "mismatch", data: { expected, actual: shown }, pointer });
+      }
       return;
     }
     context.pass({ messageId: "matches" });

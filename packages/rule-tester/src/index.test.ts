@@ -212,6 +212,23 @@ describe("RuleTester", () => {
     expect(Object.values(results)).toEqual([undefined, undefined, undefined]);
   });
 
+  it("hands each case's expected (task type, clock, staleness limit) to the rule, and tells such cases apart", async () => {
+    const rule = wordRule({
+      check(context) {
+        const { taskType, now } = context.expected;
+        if (taskType === "meta") context.report({ messageId: "badStatus", data: { status: now?.toISOString() ?? "no clock" } });
+      },
+    });
+    const now = new Date("2026-01-28T10:42:00Z");
+    const results = await outcomes(
+      collect(rule, {
+        valid: [{ name: "general", input: { status: "ok" }, expected: { taskType: "general", now } }],
+        invalid: [{ name: "meta", input: { status: "ok" }, expected: { taskType: "meta", now }, errors: [{ messageId: "badStatus", message: "2026-01-28T10:42:00.000Z" }] }],
+      }),
+    );
+    expect(Object.values(results)).toEqual([undefined, undefined, undefined]);
+  });
+
   it("needs describe and it from somewhere", () => {
     expect(() => new RuleTester()).toThrow("RuleTester needs describe and it");
   });

@@ -11,6 +11,7 @@ import {
   runRules,
   stripBom,
   type AnyRule,
+  type Expected,
   type FormatName,
   type Report,
   type Result,
@@ -29,6 +30,8 @@ export interface CaseBase {
   readonly format?: FormatName;
   readonly sessionId?: string;
   readonly agent?: string;
+  /** The rest of what the caller knew: `taskType`, `staleAfterSeconds`, a fixed `now`, … */
+  readonly expected?: Omit<Expected, "sessionId" | "agent">;
   /** Paths relative to the case's temporary root. */
   readonly files?: Readonly<Record<string, FixtureEntry>>;
 }
@@ -103,8 +106,8 @@ export class RuleTester {
 
 /** Everything that decides what a case runs, with object keys sorted: `{a, b}` and `{b, a}` are the same case. */
 function caseKey(testCase: CaseBase): string {
-  const { input, options, command, format, sessionId, agent, files } = testCase;
-  return JSON.stringify([input, options, command, format, sessionId, agent, files], (_key, value: unknown) =>
+  const { input, options, command, format, sessionId, agent, expected, files } = testCase;
+  return JSON.stringify([input, options, command, format, sessionId, agent, expected, files], (_key, value: unknown) =>
     value !== null && typeof value === "object" && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : value,
@@ -179,6 +182,7 @@ function runOnce(rule: AnyRule, testCase: CaseBase, options: unknown, root: stri
     command: testCase.command ?? null,
     format: testCase.format ?? "v7",
     expected: {
+      ...testCase.expected,
       ...(testCase.sessionId === undefined ? {} : { sessionId: testCase.sessionId }),
       ...(testCase.agent === undefined ? {} : { agent: testCase.agent }),
     },

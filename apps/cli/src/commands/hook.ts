@@ -98,7 +98,13 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   }
 
   const located = await locateReturn({ message: payload.lastAssistantMessage, root, command, config });
-  const checked = await checkReturn(located, { root, command, config, ...(agent === undefined ? {} : { agent }) });
+  const checked = await checkReturn(located, {
+    root,
+    command,
+    config,
+    ...(agent === undefined ? {} : { agent }),
+    ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }),
+  });
   const stateDir = path.join(root, STATE_DIR);
   prepareStateDir(stateDir);
   const digest = digestOf(checked.problems);

@@ -17,6 +17,8 @@ export interface StopPayload {
   readonly agentType?: string;
   /** The agent's final message; absent in Claude Code versions before it was added to the payload. */
   readonly lastAssistantMessage?: string;
+  /** The subagent's own transcript (JSONL): evidence for the artifact-evidence rule. */
+  readonly transcriptPath?: string;
 }
 
 export type PayloadOutcome = { readonly ok: true; readonly payload: StopPayload } | { readonly ok: false; readonly reason: string };
@@ -54,6 +56,8 @@ export function parsePayload(text: string): PayloadOutcome {
   const agentId = stringField("agent_id", false);
   const agentType = stringField("agent_type", false);
   const lastAssistantMessage = stringField("last_assistant_message", false);
+  // A subagent's own transcript; for a Stop hook, the session's.
+  const transcriptPath = stringField("agent_transcript_path", false) ?? stringField("transcript_path", false);
 
   if (problems.length > 0 || sessionId === undefined || cwd === undefined) return broken(problems.join("; "));
   return {
@@ -66,6 +70,7 @@ export function parsePayload(text: string): PayloadOutcome {
       ...(agentId === undefined || agentId === "" ? {} : { agentId }),
       ...(agentType === undefined || agentType === "" ? {} : { agentType }),
       ...(lastAssistantMessage === undefined ? {} : { lastAssistantMessage }),
+      ...(transcriptPath === undefined || transcriptPath === "" ? {} : { transcriptPath }),
     },
   };
 }

@@ -94,7 +94,7 @@ export interface CheckedReturn {
 
 export async function checkReturn(
   located: Located,
-  context: { readonly root: string; readonly command: string; readonly config: LoadedConfig; readonly agent?: string },
+  context: { readonly root: string; readonly command: string; readonly config: LoadedConfig; readonly agent?: string; readonly transcriptPath?: string },
 ): Promise<CheckedReturn> {
   const source = located.kind === "message" ? "message" : path.relative(context.root, located.file);
   const task = located.kind === "message" ? null : located.task;
@@ -113,6 +113,7 @@ export async function checkReturn(
     command: context.command,
     fromFile: located.kind === "file",
     ...(context.agent === undefined ? {} : { agent: context.agent }),
+    ...(context.transcriptPath === undefined ? {} : { transcriptPath: context.transcriptPath }),
     ...(task === null ? {} : { task }),
   });
   const problems = report.results

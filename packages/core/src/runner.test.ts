@@ -1,0 +1,148 @@
+import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { createFileView } from "./files.js";
+import { parseReturn } from "./json.js";
+import { DEFAULT_RULE_TIMEOUT_MS, runRules, type ConfiguredRule } from "./runner.js";
+import type { AnyRule, RuleContext } from "./types.js";
+
+type Check = (context: RuleContext<unknown>) => unknown;
+
+function rule(id: string, check: Check): ConfiguredRule {
+  const shaped = {
+    id,
+    meta: { description: id, docs: `https://example.com/${id}`, schema: {}, defaultOptions: {}, messages: { found: { text: "{what} found" }, fine: { text: "fine" } } },
+    check,
+  };
+  return { rule: shaped as unknown as AnyRule, severity: "error", options: {}, source: `./rules/${id}.mjs` };
+}
+
+const healthy = rule("healthy", (context) => {
+  context.report({ messageId: "found", data: { what: "something" }, pointer: "/status" });
+  context.pass({ messageId: "fine" });
+});
+
+function run(rules: readonly ConfiguredRule[], ruleTimeoutMs?: number) {
+  const text = '{"status": "completed"}';
+  return runRules({
+    text,
+    parse: parseReturn(text),
+    command: "research",
+    format: "v7",
+    expected: {},
+    rules,
+    files: createFileView(tmpdir()),
+    ...(ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs }),
+  });
+}
+
+/** The internal error a broken rule becomes, with the healthy rule's two results still there. */
+async function brokenBeside(broken: ConfiguredRule, ruleTimeoutMs?: number) {
+  const report = await run([broken, healthy], ruleTimeoutMs);
+  expect(report.internalError).toBe(true);
+  expect(report.results.filter((result) => result.ruleId === "healthy").map((result) => result.messageId)).toEqual(["found", "fine"]);
+  const failures = report.results.filter((result) => result.ruleId === broken.rule.id);
+  expect(failures).toHaveLength(1);
+  return failures[0];
+}
+
+describe("runRules: a rule that breaks the contract", () => {
+  it("runs healthy rules normally", async () => {
+    const report = await run([healthy]);
+    expect(report).toMatchObject({ ok: false, internalError: false, errorCount: 1, status: "completed" });
+    expect(report.results[0]).toEqual({ ruleId: "healthy", level: "fail", messageId: "found", message: "something found", pointer: "/status" });
+  });
+
+  /* eslint-disable @typescript-eslint/only-throw-error -- rules that throw what is not an Error are the point */
+  const crashes: readonly [string, Check, string][] = [
+    ["throws synchronously", () => { throw new Error("boom"); }, "Error: boom"],
+    ["rejects", () => Promise.reject(new Error("async boom")), "Error: async boom"],
+    ["throws something that is not an Error", () => { throw { code: 7 }; }, 'Error: {"code":7}'],
+    ["throws a string", () => { throw "plain"; }, "Error: plain"],
+    [
+      "throws a value that cannot be printed",
+      () => {
+        throw Object.defineProperty({}, "x", { enumerable: true, get: () => { throw new Error("getter"); } });
+      },
+      "Error: it threw a value that cannot be shown",
+    ],
+    ["reports an unknown messageId", (context) => { context.report({ messageId: "nope" }); }, 'Error: reported unknown messageId "nope"'],
+    ["reports a messageId inherited from Object.prototype", (context) => { context.report({ messageId: "toString" }); }, 'Error: reported unknown messageId "toString"'],
+    ["reports a string instead of a descriptor", (context) => { context.report("found" as never); }, 'Error: reported "found" instead of an object with a messageId'],
+    ["reports data that is not an object", (context) => { context.report({ messageId: "found", data: 7 as never }); }, 'Error: reported "found" with data 7 instead of an object'],
+    ["reports a pointer that is not a string", (context) => { context.report({ messageId: "found", pointer: ["status"] as never }); }, 'Error: reported "found" with pointer ["status"] instead of a JSON Pointer string'],
+    [
+      "swallows the error its bad report threw",
+      (context) => {
+        try {
+          context.info({ messageId: "missing" });
+        } catch {
+          // A rule hiding its own mistake must not pass for a healthy one.
+        }
+      },
+      'Error: reported unknown messageId "missing"',
+    ],
+    ["returns its findings instead of reporting them", () => [{ messageId: "found" }], 'Error: check returned an array [{"messageId":"found"}] instead of reporting through context.report'],
+    ["returns a non-promise object", () => ({ then: 42 }), "Error: check returned an object {\"then\":42}"],
+    ["resolves to a value", () => Promise.resolve(true), "Error: check returned boolean true"],
+    [
+      "returns a thenable whose then throws",
+      () => ({
+        then() {
+          throw new Error("bad thenable");
+        },
+      }),
+      "Error: bad thenable",
+    ],
+  ];
+  /* eslint-enable @typescript-eslint/only-throw-error */
+  it.each(crashes)("%s: an internal error naming the rule and its source", async (_name, check, detail) => {
+    const failure = await brokenBeside(rule("broken", check));
+    expect(failure).toMatchObject({ level: "fail", messageId: "ruleCrashed", message: "Rule broken crashed (from ./rules/broken.mjs)" });
+    expect(failure?.detail).toContain(detail);
+  });
+
+  it("a rule that never settles times out, and its timer does not hold the run", async () => {
+    const started = Date.now();
+    const failure = await brokenBeside(rule("stuck", () => new Promise(() => undefined)), 150);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(failure).toMatchObject({
+      level: "fail",
+      messageId: "ruleTimedOut",
+      message: "Rule stuck timed out after 150 ms (from ./rules/stuck.mjs)",
+      detail: "Error: its check did not settle in time; its findings were not counted",
+    });
+  });
+
+  it("a thenable that never calls back times out too", async () => {
+    const failure = await brokenBeside(rule("lazy", () => ({ then: () => undefined })), 100);
+    expect(failure?.messageId).toBe("ruleTimedOut");
+  });
+
+  it("reports made after the rule timed out are dropped, not thrown into the void", async () => {
+    let late: (() => void) | undefined;
+    const stuck = rule("late", (context) => {
+      late = () => {
+        context.report({ messageId: "nope" });
+        context.report({ messageId: "found", data: { what: "late" } });
+      };
+      return new Promise(() => undefined);
+    });
+    const report = await run([stuck], 50);
+    expect(() => late?.()).not.toThrow();
+    expect(report.results.map((result) => result.messageId)).toEqual(["ruleTimedOut"]);
+  });
+
+  it("a slow rule within its limit is waited for; the limit defaults to 10 s", async () => {
+    const slow = rule("slow", async (context) => {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      context.report({ messageId: "found", data: { what: "slowly" } });
+    });
+    const report = await run([slow], 5_000);
+    expect(report.internalError).toBe(false);
+    expect(report.results.map((result) => result.message)).toEqual(["slowly found"]);
+    expect(DEFAULT_RULE_TIMEOUT_MS).toBe(10_000);
+    // A limit that is not a positive number is the default; one past Node's longest timer is clamped, not fired at once.
+    expect((await run([slow], Number.NaN)).internalError).toBe(false);
+    expect((await run([slow], 2 ** 40)).internalError).toBe(false);
+  });
+});

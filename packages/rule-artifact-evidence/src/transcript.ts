@@ -1,0 +1,96 @@
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { isObject } from "@returnlint/core";
+
+/** Claude Code's tools that write a file, and the input field naming it. */
+const WRITE_TOOLS: Readonly<Record<string, string>> = {
+  Write: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+};
+export const WRITE_TOOL_NAMES = Object.keys(WRITE_TOOLS);
+
+export interface TranscriptWrite {
+  readonly tool: string;
+  /** 1-based line of the transcript that holds the tool call. */
+  readonly line: number;
+  /** The tool's result said it failed (`is_error`), so nothing was written. */
+  readonly failed: boolean;
+}
+
+export type Transcript =
+  | {
+      readonly ok: true;
+      /** Write tool calls by the absolute path they name. */
+      readonly writes: ReadonlyMap<string, readonly TranscriptWrite[]>;
+      readonly badLines: number;
+      /** Only the first `maxBytes` were read. */
+      readonly truncated: boolean;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+interface PendingWrite {
+  readonly file: string;
+  readonly tool: string;
+  readonly line: number;
+  readonly id: unknown;
+}
+
+/**
+ * Reads a Claude Code JSONL transcript, line by line and at most `maxBytes` of it, and
+ * collects its file-writing tool calls. Lines that are not JSON are counted and skipped:
+ * a transcript being written while we read ends in a partial line. Relative file paths
+ * resolve against the line's `cwd`, else the project root.
+ */
+export async function readTranscript(file: string, root: string, maxBytes: number): Promise<Transcript> {
+  // O_NONBLOCK: a FIFO named as the transcript must not make the run wait.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: unknown) => error as NodeJS.ErrnoException);
+  if (!("fd" in handle)) {
+    return { ok: false, reason: handle.code === "ENOENT" ? `${file} does not exist` : `${file} cannot be opened (${handle.code ?? "error"})` };
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { ok: false, reason: `${file} is not a regular file` };
+    const pending: PendingWrite[] = [];
+    const failedIds = new Set<unknown>();
+    let badLines = 0;
+    let line = 0;
+    const lines = createInterface({ input: handle.createReadStream({ start: 0, end: maxBytes - 1, autoClose: false }), crlfDelay: Infinity });
+    for await (const text of lines) {
+      line += 1;
+      if (text.trim() === "") continue;
+      let entry: unknown;
+      try {
+        entry = JSON.parse(text);
+      } catch {
+        badLines += 1;
+        continue;
+      }
+      if (!isObject(entry) || !isObject(entry.message) || !Array.isArray(entry.message.content)) continue;
+      const base = typeof entry.cwd === "string" && path.isAbsolute(entry.cwd) ? entry.cwd : root;
+      for (const item of entry.message.content as unknown[]) {
+        if (!isObject(item)) continue;
+        if (item.type === "tool_result" && item.is_error === true) failedIds.add(item.tool_use_id);
+        if (item.type !== "tool_use" || typeof item.name !== "string" || !isObject(item.input)) continue;
+        const field = WRITE_TOOLS[item.name];
+        const named = field === undefined ? undefined : item.input[field];
+        if (typeof named !== "string" || named === "") continue;
+        pending.push({ file: path.resolve(base, named), tool: item.name, line, id: item.id });
+      }
+    }
+    const writes = new Map<string, TranscriptWrite[]>();
+    for (const { file: written, tool, line: at, id } of pending) {
+      const list = writes.get(written) ?? [];
+      list.push({ tool, line: at, failed: id !== undefined && failedIds.has(id) });
+      writes.set(written, list);
+    }
+    return { ok: true, writes, badLines, truncated: stats.size > maxBytes };
+  } catch (error) {
+    return { ok: false, reason: `${file} could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,110 @@
+import { defineRule, docsUrl, isObject, jsonType, pointerOf, preview } from "@returnlint/core";
+
+/** What a value is, for messages: `string ""`, `number 3`, `null`. */
+function received(value: unknown): string {
+  return value === null ? "null" : `${jsonType(value)} ${preview(value, 40)}`;
+}
+
+const isFilled = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+
+/**
+ * return-metadata-file.md, completion_data: an `implemented` return carries what postflight
+ * copies into state.json, so that /todo and ROAD_MAP.md stay in step with the work.
+ */
+export default defineRule<Record<string, never>>({
+  id: "completion-data",
+  meta: {
+    description: "An implemented return carries completion_data: a completion_summary, claudemd_suggestions for meta tasks, roadmap_items as strings.",
+    docs: docsUrl("completion-data"),
+    schema: { type: "object", additionalProperties: false },
+    defaultOptions: {},
+    messages: {
+      complete: { text: "Completion data present: {fields}" },
+      missingCompletionData: {
+        text: "Missing completion_data for status implemented",
+        detail: 'Error: an "implemented" return must carry completion_data with {required}; postflight copies it into state.json',
+        recommendation: "Fix {subagent} to write completion_data with {required} when it returns implemented",
+      },
+      notAnObject: {
+        text: "completion_data is not an object: received {received}",
+        detail: 'Error: completion_data must be an object with {required}',
+        recommendation: "Fix {subagent} to write completion_data as an object with {required}",
+      },
+      missingSummary: {
+        text: "Missing completion_data.completion_summary",
+        detail: "Error: an implemented return must say in 1-3 sentences what was accomplished",
+        recommendation: "Fix {subagent} to write completion_data.completion_summary: 1-3 sentences on what the implementation did",
+      },
+      invalidSummary: {
+        text: "completion_data.completion_summary is not a non-empty string: received {received}",
+        detail: "Error: completion_summary must be 1-3 sentences of text on what was accomplished",
+        recommendation: "Fix {subagent} to write completion_data.completion_summary as 1-3 sentences of text",
+      },
+      missingClaudemdSuggestions: {
+        text: "Missing completion_data.claudemd_suggestions for a meta task",
+        detail: 'Error: a meta task must describe its .claude/ changes in claudemd_suggestions, or say "none"',
+        recommendation: 'Fix {subagent} to write completion_data.claudemd_suggestions: the .claude/ changes it made, or "none"',
+      },
+      invalidClaudemdSuggestions: {
+        text: "completion_data.claudemd_suggestions is not a non-empty string: received {received}",
+        detail: 'Error: claudemd_suggestions describes the .claude/ changes made, or is "none" when no .claude/ file changed',
+        recommendation: 'Fix {subagent} to write claudemd_suggestions as text, or "none"',
+      },
+      roadmapNotArray: {
+        text: "completion_data.roadmap_items is not an array: received {received}",
+        detail: "Error: roadmap_items, when present, lists the ROAD_MAP.md item texts this task addresses, as strings",
+        recommendation: "Fix {subagent} to write roadmap_items as an array of ROAD_MAP.md item texts, or leave it out",
+      },
+      roadmapItemNotString: {
+        text: "completion_data.roadmap_items[{index}] is not a roadmap item text: received {received}",
+        detail: "Error: each roadmap item is the non-empty text of a ROAD_MAP.md item",
+        recommendation: "Fix {subagent} to list each roadmap item as its ROAD_MAP.md text",
+      },
+    },
+  },
+  check(context) {
+    const { value } = context;
+    if (value.status !== "implemented") return;
+    const meta = context.expected.taskType === "meta";
+    const required = meta ? "completion_summary and claudemd_suggestions" : "completion_summary";
+    const data = value.completion_data;
+    if (data === undefined) {
+      context.report({ messageId: "missingCompletionData", data: { required }, pointer: "/completion_data" });
+      return;
+    }
+    if (!isObject(data)) {
+      context.report({ messageId: "notAnObject", data: { required, received: received(data) }, pointer: "/completion_data" });
+      return;
+    }
+
+    let problems = 0;
+    const problem = (messageId: string, data: Record<string, string | number>, ...tokens: (string | number)[]): void => {
+      problems += 1;
+      context.report({ messageId, data, pointer: pointerOf("completion_data", ...tokens) });
+    };
+    const summary = data.completion_summary;
+    if (summary === undefined) problem("missingSummary", {}, "completion_summary");
+    else if (!isFilled(summary)) problem("invalidSummary", { received: received(summary) }, "completion_summary");
+
+    const suggestions = data.claudemd_suggestions;
+    if (suggestions === undefined) {
+      if (meta) problem("missingClaudemdSuggestions", {}, "claudemd_suggestions");
+    } else if (!isFilled(suggestions)) {
+      problem("invalidClaudemdSuggestions", { received: received(suggestions) }, "claudemd_suggestions");
+    }
+
+    const roadmap = data.roadmap_items;
+    if (Array.isArray(roadmap)) {
+      roadmap.forEach((item: unknown, index) => {
+        if (!isFilled(item)) problem("roadmapItemNotString", { index, received: received(item) }, "roadmap_items", index);
+      });
+    } else if (roadmap !== undefined) {
+      problem("roadmapNotArray", { received: received(roadmap) }, "roadmap_items");
+    }
+
+    if (problems === 0) {
+      const fields = ["completion_summary", ...(typeof suggestions === "string" ? ["claudemd_suggestions"] : []), ...(Array.isArray(roadmap) ? [`${String(roadmap.length)} roadmap item(s)`] : [])];
+      context.pass({ messageId: "complete", data: { fields: fields.join(", ") } });
+    }
+  },
+});

@@ -1,0 +1,129 @@
+import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { createFileView, parseReturn, runRules } from "@returnlint/core";
+import { RuleTester } from "@returnlint/rule-tester";
+import rule from "./index.js";
+
+const seedPath = ["orchestrator", "research", "lean-research-agent"];
+const returned = (metadata: Record<string, unknown>) => ({ status: "researched", metadata: { session_id: "sess_1736700000_abc123", ...metadata } });
+const agent = (agent_type: unknown, delegation_depth: unknown, delegation_path: unknown) => returned({ agent_type, delegation_depth, delegation_path });
+const seed = agent("lean-research-agent", 1, seedPath);
+
+new RuleTester({ describe, it }).run(rule, {
+  valid: [
+    { name: "the seed's research return (depth 1, three agents: depth-vs-length is off)", input: seed },
+    { name: "the depth limit itself", input: agent("worker", 3, ["orchestrator", "implement", "planner", "worker"]) },
+    { name: "the orchestrator at depth 0", input: agent("orchestrator", 0, ["orchestrator"]) },
+    { name: "a higher limit", input: agent("d", 4, ["orchestrator", "a", "b", "c", "d"]), options: { maxDepth: 4 } },
+    { name: "depth matching the path when asked", input: agent("planner", 2, ["orchestrator", "plan", "planner"]), options: { depthMatchesPath: "error" } },
+    { name: "a path ending elsewhere, with pathEnd off", input: agent("researcher", 1, ["orchestrator", "research"]), options: { pathEnd: "off" } },
+    { name: "missing fields, with requireFields off (required-fields reports them)", input: returned({}), options: { requireFields: "off" } },
+    { name: "a return without metadata is required-fields' to report", input: { status: "completed" } },
+    { name: "null fields count as missing, and off means off", input: agent(null, null, null), options: { requireFields: "off" } },
+  ],
+  invalid: [
+    {
+      name: "acceptance: a delegation back to the orchestrator is a cycle",
+      input: agent("orchestrator", 3, ["orchestrator", "research", "researcher", "orchestrator"]),
+      errors: [
+        {
+          messageId: "cycleDetected",
+          pointer: "/metadata/delegation_path/3",
+          message: "CYCLE_DETECTED: orchestrator appears twice in the delegation path",
+          detail: "orchestrator → research → researcher → orchestrator returns to orchestrator at delegation_path[3]",
+        },
+      ],
+    },
+    {
+      name: "acceptance: depth 4 is over the seeds' limit of 3",
+      input: agent("e", 4, ["orchestrator", "a", "b", "c", "e"]),
+      errors: [{ messageId: "maxDepthExceeded", pointer: "/metadata/delegation_depth", message: "MAX_DEPTH_EXCEEDED: delegation depth 4 exceeds the limit of 3" }],
+    },
+    { name: "a lower limit", input: seed, options: { maxDepth: 0 }, errors: [{ messageId: "maxDepthExceeded", message: "exceeds the limit of 0" }] },
+    {
+      name: "each repeated agent is one cycle",
+      input: agent("b", 2, ["a", "b", "a", "b", "a"]),
+      errors: [
+        { messageId: "cycleDetected", pointer: "/metadata/delegation_path/2", message: "CYCLE_DETECTED: a appears" },
+        { messageId: "cycleDetected", pointer: "/metadata/delegation_path/3", message: "CYCLE_DETECTED: b appears" },
+        { messageId: "pathEndMismatch", pointer: "/metadata/delegation_path", message: "ends with a, agent_type is b" },
+      ],
+    },
+    {
+      name: "missing delegation fields (the seeds' Missing metadata field)",
+      input: returned({}),
+      errors: [
+        { messageId: "missingField", pointer: "/metadata/agent_type", message: "Missing metadata field: agent_type" },
+        { messageId: "missingField", pointer: "/metadata/delegation_depth", message: "Missing metadata field: delegation_depth" },
+        { messageId: "missingField", pointer: "/metadata/delegation_path", message: "Missing metadata field: delegation_path" },
+      ],
+    },
+    {
+      name: "null fields are missing fields",
+      input: agent("researcher", null, null),
+      errors: [{ messageId: "missingField", pointer: "/metadata/delegation_depth" }, { messageId: "missingField", pointer: "/metadata/delegation_path" }],
+    },
+    { name: "a negative depth", input: agent("lean-research-agent", -1, seedPath), errors: [{ messageId: "invalidDepth", pointer: "/metadata/delegation_depth", message: "received number -1" }] },
+    { name: "a fractional depth", input: agent("lean-research-agent", 1.5, seedPath), errors: [{ messageId: "invalidDepth", message: "received number 1.5" }] },
+    { name: "a depth in quotes", input: agent("lean-research-agent", "1", seedPath), errors: [{ messageId: "invalidDepth", message: 'received string "1"', detail: "from 0 to 3" }] },
+    {
+      name: "a path written as one string",
+      input: agent("researcher", 1, "orchestrator → research → researcher"),
+      errors: [{ messageId: "pathNotArray", pointer: "/metadata/delegation_path", message: "received string" }],
+    },
+    {
+      name: "a path entry that is not a name",
+      input: agent("researcher", 1, ["orchestrator", 2, ""]),
+      errors: [
+        { messageId: "pathEntryNotString", pointer: "/metadata/delegation_path/1", message: "delegation_path[1] is not an agent name: received number 2" },
+        { messageId: "pathEntryNotString", pointer: "/metadata/delegation_path/2" },
+      ],
+    },
+    { name: "a nameless agent_type", input: agent("", 1, seedPath), errors: [{ messageId: "invalidAgentType", pointer: "/metadata/agent_type", message: 'received string ""' }] },
+    {
+      name: "a path that does not end with the returning agent (a warning by default)",
+      input: agent("lean-research-agent", 1, ["orchestrator", "research"]),
+      errors: [{ messageId: "pathEndMismatch", pointer: "/metadata/delegation_path", message: "ends with research, agent_type is lean-research-agent" }],
+    },
+    { name: "an empty path", input: agent("researcher", 0, []), errors: [{ messageId: "emptyPath", pointer: "/metadata/delegation_path" }] },
+    {
+      name: "depth against the path's length, when asked",
+      input: seed,
+      options: { depthMatchesPath: "warn" },
+      errors: [{ messageId: "depthMismatch", pointer: "/metadata/delegation_depth", detail: "a path of 3 agents (orchestrator → research → lean-research-agent) means delegation_depth 2" }],
+    },
+  ],
+});
+
+/** What the rule says, configured as an error, over one return. */
+async function run(input: unknown, options: Record<string, unknown> = {}) {
+  const text = JSON.stringify(input);
+  const report = await runRules({
+    text,
+    parse: parseReturn(text),
+    command: "research",
+    format: "metadata-file",
+    expected: {},
+    rules: [{ rule, severity: "error", options: { ...rule.meta.defaultOptions, ...options }, source: "test" }],
+    files: createFileView(tmpdir()),
+  });
+  return report.results;
+}
+
+describe("delegation: advisory checks report at the level their option gives", () => {
+  const offPath = agent("lean-research-agent", 1, ["orchestrator", "research"]);
+  it.each([
+    ["pathEnd warn", offPath, { pathEnd: "warn" }, ["warn pathEndMismatch", "pass safe"]],
+    ["pathEnd error", offPath, { pathEnd: "error" }, ["fail pathEndMismatch"]],
+    ["pathEnd off", offPath, { pathEnd: "off" }, ["pass safe"]],
+    ["requireFields warn", returned({}), { requireFields: "warn" }, ["warn missingField", "warn missingField", "warn missingField"]],
+    ["depthMatchesPath error", seed, { depthMatchesPath: "error" }, ["fail depthMismatch"]],
+    ["a cycle is an error whatever the advisory options", agent("a", 1, ["a", "a"]), { pathEnd: "warn", requireFields: "warn" }, ["fail cycleDetected"]],
+  ])("%s", async (_name, input, options, expected) => {
+    expect((await run(input, options)).map((result) => `${result.level} ${result.messageId}`)).toEqual(expected);
+  });
+
+  it("passes a safe delegation, naming the depth, the limit and the path", async () => {
+    expect((await run(seed)).map((result) => result.message)).toEqual(["Delegation is safe: depth 1 of at most 3, path orchestrator → research → lean-research-agent"]);
+  });
+});

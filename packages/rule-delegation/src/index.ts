@@ -1,0 +1,178 @@
+import { defineRule, docsUrl, isObject, jsonType, pointerOf, preview, type ReportDescriptor } from "@returnlint/core";
+
+type Setting = "error" | "warn" | "off";
+
+interface Options {
+  /** The deepest delegation allowed: the seeds' limit is 3. */
+  maxDepth: number;
+  /** Missing agent_type, delegation_depth or delegation_path. */
+  requireFields: Setting;
+  /** delegation_path ends with agent_type. */
+  pathEnd: Setting;
+  /** delegation_depth equals the path's length minus 1. */
+  depthMatchesPath: Setting;
+}
+
+const SETTING = { enum: ["error", "warn", "off"] } as const;
+const FIELDS = ["agent_type", "delegation_depth", "delegation_path"] as const;
+
+function shown(value: unknown): string {
+  return value === null ? "null" : `${jsonType(value)} ${preview(value, 40)}`;
+}
+
+const isName = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+
+const chain = (path: readonly string[]): string => (path.length === 0 ? "(empty)" : path.join(" → "));
+
+/** orchestration-validation.md, "Delegation safety": no agent twice in the chain, no chain deeper than the limit. */
+export default defineRule<Options>({
+  id: "delegation",
+  meta: {
+    description: "Delegation is safe: depth within the limit (MAX_DEPTH_EXCEEDED), no agent twice in the path (CYCLE_DETECTED), the path ending with the returning agent.",
+    docs: docsUrl("delegation"),
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        maxDepth: { type: "integer", minimum: 0, description: "The deepest `metadata.delegation_depth` allowed; deeper is `MAX_DEPTH_EXCEEDED` (the seeds' limit is 3)." },
+        requireFields: {
+          ...SETTING,
+          description: "How a missing `metadata.agent_type`, `delegation_depth` or `delegation_path` is reported: `error`, `warn`, or `off` (when `required-fields` already requires them).",
+        },
+        pathEnd: { ...SETTING, description: "How a `delegation_path` that does not end with `metadata.agent_type` is reported." },
+        depthMatchesPath: {
+          ...SETTING,
+          description: "How a `delegation_depth` other than the path's length minus 1 is reported (real returns often disagree, hence `off`).",
+        },
+      },
+      required: ["maxDepth", "requireFields", "pathEnd", "depthMatchesPath"],
+    },
+    defaultOptions: { maxDepth: 3, requireFields: "error", pathEnd: "warn", depthMatchesPath: "off" },
+    messages: {
+      safe: { text: "Delegation is safe: depth {depth} of at most {maxDepth}, path {path}" },
+      missingField: {
+        text: "Missing metadata field: {field}",
+        detail: "Error: metadata.{field} is needed to check delegation safety (depth limit and cycles)",
+        recommendation: "Fix {subagent} to include metadata.{field} in its return",
+      },
+      invalidAgentType: {
+        text: "Invalid metadata.agent_type: received {received}",
+        detail: "Error: agent_type must name the returning agent, as a non-empty string",
+        recommendation: "Fix {subagent} to set metadata.agent_type to its own name",
+      },
+      invalidDepth: {
+        text: "Invalid delegation depth: received {received}",
+        detail: "Error: metadata.delegation_depth must be a whole number from 0 to {maxDepth}",
+        recommendation: "Fix {subagent} to set metadata.delegation_depth to its depth in the delegation chain (an integer)",
+      },
+      maxDepthExceeded: {
+        text: "MAX_DEPTH_EXCEEDED: delegation depth {depth} exceeds the limit of {maxDepth}",
+        detail: "Error: delegation may nest at most {maxDepth} levels; this return reports depth {depth} (path: {path}). Not recoverable by retrying",
+        recommendation: "Fix {subagent} to do the work itself instead of delegating deeper than {maxDepth} levels",
+      },
+      pathNotArray: {
+        text: "Invalid metadata.delegation_path: received {received}",
+        detail: 'Error: delegation_path must be an array of agent names, from the orchestrator to the returning agent, e.g. ["orchestrator", "research", "researcher"]',
+        recommendation: "Fix {subagent} to return metadata.delegation_path as an array of agent names",
+      },
+      pathEntryNotString: {
+        text: "delegation_path[{index}] is not an agent name: received {received}",
+        detail: "Error: every entry of delegation_path must be a non-empty string naming an agent",
+        recommendation: "Fix {subagent} to list agents in delegation_path by name",
+      },
+      cycleDetected: {
+        text: "CYCLE_DETECTED: {repeated} appears twice in the delegation path",
+        detail: "Error: the delegation path {path} returns to {repeated} at delegation_path[{index}]; a delegation must never call an agent already in its chain. Not recoverable by retrying",
+        recommendation: "Fix {subagent} never to delegate back to an agent already in its delegation path ({repeated})",
+      },
+      pathEndMismatch: {
+        text: "Delegation path does not end with the returning agent: ends with {last}, agent_type is {agentType}",
+        detail: "Error: the delegation path {path} should end with metadata.agent_type ({agentType})",
+        recommendation: "Fix {subagent} to append its own agent_type ({agentType}) to metadata.delegation_path",
+      },
+      emptyPath: {
+        text: "Delegation path is empty",
+        detail: "Error: metadata.delegation_path should list the chain from the orchestrator to the returning agent",
+        recommendation: "Fix {subagent} to return the delegation path it was given, with its own agent_type appended",
+      },
+      depthMismatch: {
+        text: "Delegation depth {depth} does not match the delegation path ({length} agents)",
+        detail: "Error: a path of {length} agents ({path}) means delegation_depth {implied}",
+        recommendation: "Fix {subagent} to set metadata.delegation_depth to {implied}, one less than the agents in delegation_path",
+      },
+    },
+  },
+  check(context) {
+    const metadata = context.value.metadata;
+    if (!isObject(metadata)) return; // required-fields reports a missing or mistyped metadata
+    const { maxDepth, requireFields, pathEnd, depthMatchesPath } = context.options;
+    const at = (...tokens: (string | number)[]): string => pointerOf("metadata", ...tokens);
+    let problems = 0;
+    const fail = (descriptor: ReportDescriptor): void => {
+      problems += 1;
+      context.report(descriptor);
+    };
+    // An advisory check reports as its option says: as configured, as a warning only, or not at all.
+    const advise = (setting: Setting, descriptor: ReportDescriptor): void => {
+      if (setting === "error") fail(descriptor);
+      else if (setting === "warn") context.report({ ...descriptor, level: "warn" });
+    };
+
+    for (const field of FIELDS) {
+      if (metadata[field] === undefined || metadata[field] === null) advise(requireFields, { messageId: "missingField", data: { field }, pointer: at(field) });
+    }
+
+    // null is absent, as required-fields counts it
+    const agentType = metadata.agent_type ?? undefined;
+    const agent = isName(agentType) ? agentType : undefined;
+    if (agentType !== undefined && agent === undefined) {
+      fail({ messageId: "invalidAgentType", data: { received: shown(agentType) }, pointer: at("agent_type") });
+    }
+
+    const rawPath = metadata.delegation_path ?? undefined;
+    let path: string[] | undefined;
+    if (Array.isArray(rawPath)) {
+      const entries = rawPath as unknown[];
+      entries.forEach((entry, index) => {
+        if (!isName(entry)) fail({ messageId: "pathEntryNotString", data: { index, received: shown(entry) }, pointer: at("delegation_path", index) });
+      });
+      if (entries.every(isName)) path = entries;
+    } else if (rawPath !== undefined) {
+      fail({ messageId: "pathNotArray", data: { received: shown(rawPath) }, pointer: at("delegation_path") });
+    }
+    const pathText = path === undefined ? "unknown" : chain(path);
+
+    const rawDepth = metadata.delegation_depth ?? undefined;
+    const depth = Number.isInteger(rawDepth) && (rawDepth as number) >= 0 ? (rawDepth as number) : undefined;
+    if (rawDepth !== undefined && depth === undefined) {
+      fail({ messageId: "invalidDepth", data: { received: shown(rawDepth), maxDepth }, pointer: at("delegation_depth") });
+    } else if (depth !== undefined && depth > maxDepth) {
+      fail({ messageId: "maxDepthExceeded", data: { depth, maxDepth, path: pathText }, pointer: at("delegation_depth") });
+    }
+
+    if (path !== undefined) {
+      const seen = new Set<string>();
+      const reported = new Set<string>();
+      path.forEach((name, index) => {
+        if (seen.has(name) && !reported.has(name)) {
+          reported.add(name);
+          fail({ messageId: "cycleDetected", data: { repeated: name, index, path: pathText }, pointer: at("delegation_path", index) });
+        }
+        seen.add(name);
+      });
+      const last = path.at(-1);
+      if (last === undefined) advise(pathEnd, { messageId: "emptyPath", pointer: at("delegation_path") });
+      else if (agent !== undefined && last !== agent) {
+        advise(pathEnd, { messageId: "pathEndMismatch", data: { last, agentType: agent, path: pathText }, pointer: at("delegation_path") });
+      }
+      if (depth !== undefined && path.length > 0 && depth !== path.length - 1) {
+        const data = { depth, length: path.length, implied: path.length - 1, path: pathText };
+        advise(depthMatchesPath, { messageId: "depthMismatch", data, pointer: at("delegation_depth") });
+      }
+    }
+
+    if (problems === 0 && depth !== undefined && path !== undefined) {
+      context.pass({ messageId: "safe", data: { depth, maxDepth, path: pathText } });
+    }
+  },
+});
