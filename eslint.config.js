@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "bench/.work/**", "**/*.d.ts"] },
+  { ignores: ["**/dist/**", "**/.generated/**", "**/node_modules/**", "**/.turbo/**", "bench/.work/**", "**/*.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -20,6 +20,16 @@ export default tseslint.config(
       ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: { URL: "readonly", process: "readonly", console: "readonly" },
     },
+  },
+  {
+    files: ["**/*.cjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" },
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, "@typescript-eslint/no-require-imports": "off" },
   },
   {
     files: ["**/*.test.ts"],

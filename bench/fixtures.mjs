@@ -36,6 +36,8 @@ export function checkProject(workDir) {
     [`${task}/plans/implementation-001.md`]: PLAN,
     // Case 4 without artifact checks: the same returns, with the rule turned off.
     "no-artifacts.config.json": `${JSON.stringify({ rules: { artifacts: "off" } })}\n`,
+    // Case 2c: what a project with a config file pays for loading and validating it.
+    "project.config.json": `${JSON.stringify({ preset: "v7", rules: { "summary-length": ["warn", { maxChars: 300 }] }, commands: { research: { rules: { artifacts: "error" } } } })}\n`,
   });
   return { root, session: SESSION, agent: "researcher", validText: readFileSync(path.join(root, "return.json"), "utf8") };
 }

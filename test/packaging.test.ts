@@ -50,6 +50,20 @@ describe("the published packages, installed with npm outside the workspace", () 
     }
   });
 
+  it("ships the bin with a V8 code cache that this Node accepts", () => {
+    // A rejected cache still runs, only slower: this is what keeps start-up near `node -e 0` (BENCHMARKS.md).
+    const dist = path.join(consumer, "node_modules", "returnlint", "dist");
+    const script = [
+      'const { readFileSync } = require("node:fs");',
+      'const { Script } = require("node:vm");',
+      'const { wrap } = require("node:module");',
+      `const source = readFileSync(${JSON.stringify(path.join(dist, "cli.cjs"))}, "utf8").replace(/^#!/, "//");`,
+      `const cachedData = readFileSync(${JSON.stringify(path.join(dist, "cli.cjs.cache"))});`,
+      "console.log(new Script(wrap(source), { cachedData }).cachedDataRejected);",
+    ].join("\n");
+    expect(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })).toBe("false\n");
+  });
+
   describe("a config naming the example plugin by package name", () => {
     const report = "specs/1_fix/reports/research-001.md";
     beforeAll(() => {

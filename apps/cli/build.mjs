@@ -1,17 +1,27 @@
 // Bundles the CLI and the library API: start-up is the product's latency (DESIGN.md,
 // "Performance by design").
 //
-// - dist/returnlint.cjs, the `bin`: one CommonJS file. Node starts CommonJS several
+// - dist/cli.cjs: the whole CLI as one CommonJS file. Node starts CommonJS several
 //   milliseconds sooner than ESM (no ESM loader to set up), which is most of the
 //   budget between `node -e 0` and a whole check. Commands are bundled in but run
 //   their module code only when used.
+// - dist/returnlint.cjs, the `bin`: a loader that compiles cli.cjs with V8's code
+//   cache, dist/cli.cjs.cache, made here by a training run of a real check. Compiling
+//   the bundle is otherwise a few milliseconds of every run. A cache made by another
+//   Node version is rejected by V8 and the loader compiles from source as usual.
 // - dist/chunks/config-*.cjs: ajv and yaml, which core imports only when a config
 //   file needs them; required lazily so that a check without a config never parses them.
 // - dist/returnlint.js: the same CLI for `node dist/returnlint.js` (README, scripts),
 //   a two-line ESM file that loads returnlint.cjs.
 // - dist/index.js: the library API as ESM, with code splitting.
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { configSchema } from "@returnlint/core";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standalone from "ajv/dist/standalone/index.js";
 import { build } from "esbuild";
 
 const { version } = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8"));
@@ -43,6 +53,35 @@ const lazyConfigChunks = {
   },
 };
 
+// Every built-in schema compiled ahead of time with ajv's standalone code: loading a config
+// of built-in rules needs no ajv at run time (about 60 ms of start-up). src/precompiled.ts is
+// replaced, in both bundles, by a module that exports them.
+const manifest = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8"));
+const schemas = [["config", configSchema]];
+for (const name of Object.keys(manifest.dependencies).filter((dependency) => dependency.startsWith("@returnlint/rule-")).sort()) {
+  const { default: rule } = await import(name);
+  schemas.push([`rule:${rule.id}`, rule.meta.schema]);
+}
+const ajv = new Ajv2020({ allErrors: true, strict: false, code: { source: true, esm: true } });
+for (const [index, [, schema]] of schemas.entries()) ajv.addSchema(schema, `v${String(index)}`);
+const generated = new URL(".generated/", import.meta.url);
+rmSync(generated, { recursive: true, force: true });
+mkdirSync(generated, { recursive: true });
+const standaloneCode = standalone.default;
+writeFileSync(new URL("validators.mjs", generated), standaloneCode(ajv, Object.fromEntries(schemas.map((_, index) => [`v${String(index)}`, `v${String(index)}`]))));
+writeFileSync(
+  new URL("precompiled.mjs", generated),
+  `import * as compiled from "./validators.mjs";\nexport const PRECOMPILED = {\n${schemas.map(([key], index) => `  ${JSON.stringify(key)}: compiled.v${String(index)},`).join("\n")}\n};\n`,
+);
+const precompiled = {
+  name: "precompiled-validators",
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\/precompiled\.js$/ }, (args) =>
+      /[\\/]cli[\\/]src$/.test(args.resolveDir) ? { path: fileURLToPath(new URL("precompiled.mjs", generated)) } : undefined,
+    );
+  },
+};
+
 const configModule = (name) => fileURLToPath(new URL(`../../packages/core/dist/config/${name}.js`, import.meta.url));
 
 await Promise.all([
@@ -53,9 +92,12 @@ await Promise.all([
     chunkNames: "chunks/[name]-[hash]",
     splitting: true,
     format: "esm",
+    plugins: [precompiled],
     banner: { js: "import { createRequire as __returnlintRequire } from 'node:module'; const require = __returnlintRequire(import.meta.url);" },
   }),
-  build({ ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/returnlint.cjs", format: "cjs", plugins: [lazyConfigChunks] }),
+  // No import() in cli.cjs: the lazy chunks become requires, and the user's files are imported
+  // through the loader (core's config/import-file.ts says why).
+  build({ ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, plugins: [lazyConfigChunks, precompiled] }),
   build({ ...shared, entryPoints: [configModule("options")], outfile: "dist/chunks/config-options.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [configModule("yaml")], outfile: "dist/chunks/config-yaml.cjs", format: "cjs" }),
 ]);
@@ -66,4 +108,24 @@ writeFileSync(
   `#!/usr/bin/env node\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("./returnlint.cjs");\n`,
 );
 chmodSync(esmEntry, 0o755);
-chmodSync(new URL("returnlint.cjs", dist), 0o755);
+
+const loader = new URL("returnlint.cjs", dist);
+writeFileSync(loader, readFileSync(new URL("src/loader.cjs", import.meta.url), "utf8"));
+chmodSync(loader, 0o755);
+
+// The training run: a check of the example return, printed as stylish and written as JSON (to a
+// temporary file), whose compiled functions the cache keeps.
+const cacheFile = new URL("cli.cjs.cache", dist);
+rmSync(cacheFile, { force: true });
+const example = fileURLToPath(new URL("../../examples/valid-v7/", import.meta.url));
+const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-build-"));
+const trainingArgs = ["check", "return.json", "--command", "research", "-f", "json", "-o", path.join(scratch, "report.json"), "-f", "stylish"];
+const training = spawnSync(process.execPath, [fileURLToPath(loader), ...trainingArgs], {
+  cwd: example,
+  env: { ...process.env, RETURNLINT_CODE_CACHE_OUT: fileURLToPath(cacheFile), NO_COLOR: "1" },
+  encoding: "utf8",
+});
+rmSync(scratch, { recursive: true, force: true });
+if (training.status !== 0 || !existsSync(cacheFile)) {
+  throw new Error(`the code cache's training run failed (exit ${String(training.status)}): ${training.stderr}${training.stdout.slice(0, 500)}`);
+}

@@ -9,12 +9,17 @@ import {
   rulesFor,
   runRules,
   stripBom,
+  type AnyRule,
   type Expected,
+  type PrecompiledValidators,
+  type SchemaValidator,
+  type FileView,
   type LoadedConfig,
   type ParseOutcome,
   type Report,
   type ReturnOrigin,
 } from "@returnlint/core";
+import { PRECOMPILED } from "./precompiled.js";
 import { BUILTIN_RULES } from "./registry.js";
 
 export interface ConfigOptions {
@@ -38,6 +43,12 @@ export interface ValidateOptions extends ConfigOptions, Expected {
   readonly fromFile?: boolean;
   /** How long one rule may take, in milliseconds (default: $RETURNLINT_RULE_TIMEOUT_MS, else 10 s). */
   readonly ruleTimeoutMs?: number;
+  /**
+   * The file view artifacts are checked through (core's `createFileView(root)`; it replaces `root`).
+   * Share one between the returns of one batch checked at one moment, as `scan` does, so that a
+   * folder they share is looked at once; a view caches what it saw, so never keep one for later.
+   */
+  readonly files?: FileView;
 }
 
 export interface ValidationReport extends Report {
@@ -47,11 +58,30 @@ export interface ValidationReport extends Report {
   readonly origin: ReturnOrigin;
 }
 
+/** The precompiled validators keyed by the rule objects they belong to (core's PrecompiledValidators). */
+let precompiled: PrecompiledValidators | undefined;
+
+function precompiledValidators(): PrecompiledValidators | undefined {
+  if (PRECOMPILED === undefined) return undefined;
+  precompiled ??= {
+    ...(PRECOMPILED.config === undefined ? {} : { config: PRECOMPILED.config }),
+    rules: new Map(
+      [...BUILTIN_RULES].flatMap(([id, { rule }]): [AnyRule, SchemaValidator][] => {
+        const validate = PRECOMPILED?.[`rule:${id}`];
+        return validate === undefined ? [] : [[rule, validate]];
+      }),
+    ),
+  };
+  return precompiled;
+}
+
 /** Loads and validates the configuration once (throws a ReturnlintError listing every problem). */
 export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<LoadedConfig> {
+  const validators = precompiledValidators();
   return loadConfig({
     cwd: options.cwd ?? process.cwd(),
     builtinRules: BUILTIN_RULES,
+    ...(validators === undefined ? {} : { precompiled: validators }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     ...(options.preset === undefined ? {} : { preset: options.preset }),
   });
@@ -77,7 +107,7 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     format,
     expected: expectedOf(options),
     rules,
-    files: createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
+    files: options.files ?? createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
     ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
   });
   return { ...report, preset, origin };

@@ -1,5 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, decodeUtf8 } from "@returnlint/core";
 
@@ -30,30 +29,13 @@ export interface ReturnInput {
   readonly source: string;
 }
 
-export async function readReturnFile(file: string): Promise<ReturnInput> {
-  let size: number;
-  try {
-    const stats = await stat(file);
-    if (stats.isDirectory()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is a directory.`);
-    if (!stats.isFile()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is not a regular file.`);
-    size = stats.size;
-  } catch (error) {
-    if (error instanceof ReturnlintError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(code);
-    throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: ${reason}.`);
-  }
-  const limit = maxInputBytes();
-  if (size > limit) throw tooLarge(file, limit);
-  return { text: decodeUtf8(await readFile(file)), source: file };
-}
-
 /**
- * `readReturnFile` without the thread pool, for `scan`, which reads thousands of
- * small files: four system calls here cost less than one asynchronous round trip.
- * The file is opened non-blocking, so a FIFO named like a return cannot hang it.
+ * Reads one return file. Synchronous: four system calls cost less than one
+ * asynchronous round trip through the thread pool, which matters to `scan` and
+ * its thousands of small files. The file is opened non-blocking and checked with
+ * fstat before any read, so a FIFO or a device named like a return cannot hang it.
  */
-export function readReturnFileSync(file: string): ReturnInput {
+export function readReturnFile(file: string): ReturnInput {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -105,13 +87,13 @@ export async function readStdin(stream: NodeJS.ReadStream = process.stdin): Prom
  * `--task N`: the metadata file of task N, whose directory may be padded
  * (`specs/007_x`) or not (`specs/7_x`).
  */
-export async function findTaskReturn(root: string, task: string): Promise<string> {
+export function findTaskReturn(root: string, task: string): string {
   if (!/^\d+$/.test(task)) throw new ReturnlintError("USAGE", `--task must be a task number; received "${task}".`);
   const specs = path.join(root, "specs");
   const number = Number(task);
   let entries: string[];
   try {
-    entries = await readdir(specs);
+    entries = readdirSync(specs);
   } catch {
     throw new ReturnlintError("INPUT_UNREADABLE", `No specs/ directory under ${root}: cannot find task ${task}.`);
   }

@@ -27,8 +27,8 @@ export function parseTaskList(value: string): string[] {
 }
 
 /** The metadata file of a task; a task directory without one means the agent wrote no return. */
-export async function taskReturnFile(root: string, task: string): Promise<string> {
-  const file = await findTaskReturn(root, task);
+export function taskReturnFile(root: string, task: string): string {
+  const file = findTaskReturn(root, task);
   if (!existsSync(file)) {
     const relative = path.relative(root, file);
     throw new ReturnlintError(

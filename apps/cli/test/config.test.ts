@@ -138,3 +138,31 @@ describe("config errors", () => {
     expect(run.status).toBe(1);
   });
 });
+
+describe("schemas compiled when returnlint was built", () => {
+  // NODE_DEBUG=module names every file Node's loader loads: ajv lives in chunks/config-options.cjs.
+  const loadsAjv = (stderr: string) => stderr.includes("chunks/config-options.cjs");
+
+  it("validate a config of built-in rules, bad options and all, without loading ajv", () => {
+    const root = project({ ...files, "r.json": research, "returnlint.config.json": { preset: "metadata-file", rules: { "summary-length": ["warn", { maxChars: -3, bogus: 1 }] } } });
+    const run = returnlint(["check", "r.json", "--command", "research"], { cwd: root, env: { NODE_DEBUG: "module" } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('rules.summary-length[1]: unknown key "bogus"; valid keys: maxChars');
+    expect(run.stderr).toContain("rules.summary-length[1].maxChars: must be >= 1; received -3");
+    expect(loadsAjv(run.stderr)).toBe(false);
+
+    writeFileSync(path.join(root, "returnlint.config.json"), JSON.stringify({ preset: "metadata-file", rules: { "summary-length": ["warn", { maxChars: 300 }] } }));
+    const valid = returnlint(["check", "r.json", "--command", "research"], { cwd: root, env: { NODE_DEBUG: "module" } });
+    expect(valid.stdout).toContain("[PASS] Return validation succeeded");
+    expect(loadsAjv(valid.stderr)).toBe(false);
+  });
+
+  it("a custom rule's options are still checked, with ajv", () => {
+    const rule = `export default { id: "x", meta: { description: "x", docs: "https://example.com/x", schema: { type: "object", properties: { n: { type: "integer" } }, additionalProperties: false }, defaultOptions: {}, messages: { m: { text: "m" } } }, check() {} };\n`;
+    const root = project({ ...files, "r.json": research, "x.mjs": rule, "returnlint.config.json": { preset: "metadata-file", rules: { "./x.mjs": ["error", { n: "many" }] } } });
+    const run = returnlint(["check", "r.json", "--command", "research"], { cwd: root, env: { NODE_DEBUG: "module" } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('rules["./x.mjs"][1].n: must be integer; received "many"');
+    expect(loadsAjv(run.stderr)).toBe(true);
+  });
+});

@@ -213,7 +213,7 @@ export default defineRule<Options>({
       partlyRead: { text: "Read the first {maxBytes} of {size} bytes of {path}; the rest was not checked" },
     },
   },
-  async check(context) {
+  check(context) {
     const { value, files, options } = context;
     const { status, artifacts } = value;
     if (typeof status !== "string" || !successStatuses(context.command).includes(status)) return;
@@ -225,9 +225,9 @@ export default defineRule<Options>({
       if (typeof named !== "string") continue; // the artifacts rule reports it
       const extension = /\.[^./\\]+$/.exec(named)?.[0].toLowerCase() ?? "";
       if (options.extensions.length > 0 && !options.extensions.includes(extension)) continue;
-      const checked = await files.check(named);
+      const checked = files.check(named);
       if (!checked.ok || checked.size === 0) continue; // missing and empty files are the artifacts rule's
-      const read = await files.read(named, options.maxBytes);
+      const read = files.read(named, options.maxBytes);
       if (read === null) continue;
 
       const complete = checked.size <= options.maxBytes;

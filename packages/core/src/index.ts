@@ -31,5 +31,6 @@ export {
   type RulesForInput,
   type ResolvedRules,
 } from "./config/resolve.js";
+export type { PrecompiledValidators, SchemaValidator } from "./config/validators.js";
 export { configSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
 export { docsUrl, OPTIONS_END, OPTIONS_START, renderOptionsTable, withOptionsTable } from "./docs.js";

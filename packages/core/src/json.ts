@@ -32,19 +32,62 @@ export function parseReturn(text: string): ParseOutcome {
     }
     return { ok: false, kind: found.trailing ? "trailing" : "syntax", reason: found.reason, ...where, ...notes };
   }
-  const duplicateKeys = findDuplicateKeys(text);
+  const duplicateKeys = mayHaveDuplicateKeys(text, value) ? findDuplicateKeys(text) : [];
   return { ok: true, value, ...notes, ...(duplicateKeys.length === 0 ? {} : { duplicateKeys }) };
+}
+
+// The end of a key: a quote, then a colon. Inside a string a quote is escaped, so `\":`
+// can match too; the count is never below the number of keys written.
+const KEY_END = /"\s*:/g;
+
+/**
+ * False when the text cannot hold a key written twice: it has no more key ends than
+ * the parsed value has keys (JSON.parse keeps one key per name). Only a text that
+ * may hold one pays for the full scan.
+ */
+function mayHaveDuplicateKeys(text: string, value: unknown): boolean {
+  let written = 0;
+  KEY_END.lastIndex = 0;
+  while (KEY_END.test(text)) written += 1;
+  return written > keyCount(value);
+}
+
+function keyCount(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next !== "object" || next === null) continue;
+    if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else {
+      for (const key in next) {
+        count += 1;
+        pending.push((next as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return count;
 }
 
 // A lone surrogate: `u` mode reads a well-formed pair as one code point, which is not Cs.
 const LONE_SURROGATE = /\p{Cs}/u;
 
+const NO_NOTES: ParseNotes = Object.freeze({});
+
+/** String.prototype.isWellFormed: in Node 20, typed only by TypeScript's ES2024 lib, which this project does not target. */
+interface WellFormed {
+  isWellFormed(): boolean;
+}
+
 function notesOf(text: string): ParseNotes {
+  // isWellFormed is one native pass; only text that holds a lone surrogate pays for the search.
+  if ((text as unknown as WellFormed).isWellFormed()) return NO_NOTES;
   const invalid = text.search(LONE_SURROGATE);
   return invalid === -1 ? {} : { invalidUtf8: lineAndColumn(text, invalid) };
 }
 
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+// Made on first use: creating a TextDecoder at load time is a measurable part of start-up.
+let strictUtf8: InstanceType<typeof TextDecoder> | undefined;
 
 /**
  * Decodes input bytes as UTF-8. A byte that is not part of valid UTF-8 becomes the
@@ -55,7 +98,8 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
  */
 export function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return STRICT_UTF8.decode(bytes);
+    strictUtf8 ??= new TextDecoder("utf-8", { fatal: true });
+    return strictUtf8.decode(bytes);
   } catch {
     // Not UTF-8 throughout: decoded by hand below, escaping what is not.
   }

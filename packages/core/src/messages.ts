@@ -2,12 +2,32 @@ import type { MessageData } from "./types.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
+/** A template split once into literal text (even indexes) and placeholder names (odd indexes). */
+const compiled = new Map<string, readonly string[]>();
+/** Rule messages are a fixed set; a template built at run time must not grow the cache without bound. */
+const MAX_COMPILED = 10_000;
+
+function partsOf(template: string): readonly string[] {
+  let parts = compiled.get(template);
+  if (parts === undefined) {
+    parts = template.split(PLACEHOLDER);
+    if (compiled.size < MAX_COMPILED) compiled.set(template, parts);
+  }
+  return parts;
+}
+
 /** Fills `{name}` placeholders; an unknown name is left as written so that it shows. */
 export function fillTemplate(template: string, data: MessageData): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => {
+  if (!template.includes("{")) return template;
+  const parts = partsOf(template);
+  let text = parts[0] ?? "";
+  for (let index = 1; index < parts.length; index += 2) {
+    const name = parts[index] ?? "";
     const value = data[name];
-    return value === undefined ? whole : String(value);
-  });
+    text += value === undefined ? `{${name}}` : String(value);
+    text += parts[index + 1] ?? "";
+  }
+  return text;
 }
 
 /** The placeholder names a template uses. */

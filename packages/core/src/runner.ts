@@ -88,7 +88,7 @@ export async function runRules(input: RunInput): Promise<Report> {
         throw error;
       }
     };
-    const outcome = await settle(
+    const settled = settle(
       () =>
         rule.check({
           value,
@@ -106,6 +106,8 @@ export async function runRules(input: RunInput): Promise<Report> {
         }),
       timeoutMs,
     );
+    // Only an asynchronous check costs a turn of the event loop.
+    const outcome = settled instanceof Promise ? await settled : settled;
     open = false;
     results.push(...own);
     const failure = misreport ?? outcome;
@@ -138,11 +140,12 @@ type Failure =
   | { readonly kind: "timedOut" };
 
 /**
- * Runs one check and waits for it, at most `timeoutMs` for an asynchronous one.
- * A synchronous check pays for no timer; a timer that did not fire is cleared, so
- * it keeps neither the process alive nor the run waiting.
+ * Runs one check; for an asynchronous one, waits for it at most `timeoutMs`.
+ * A synchronous check settles synchronously and pays for no timer or promise; a
+ * timer that did not fire is cleared, so it keeps neither the process alive nor
+ * the run waiting.
  */
-async function settle(check: () => unknown, timeoutMs: number): Promise<Failure | undefined> {
+function settle(check: () => unknown, timeoutMs: number): Failure | undefined | Promise<Failure | undefined> {
   let returned: unknown;
   let thenable: boolean;
   try {
@@ -152,6 +155,10 @@ async function settle(check: () => unknown, timeoutMs: number): Promise<Failure 
     return { kind: "threw", error };
   }
   if (!thenable) return returned === undefined ? undefined : { kind: "returned", value: returned };
+  return settleAsync(returned, timeoutMs);
+}
+
+async function settleAsync(returned: unknown, timeoutMs: number): Promise<Failure | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Failure>((resolve) => {
     timer = setTimeout(() => {
@@ -246,14 +253,12 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
   if (descriptor.pointer !== undefined && typeof descriptor.pointer !== "string") {
     throw new Error(`reported "${descriptor.messageId}" with pointer ${preview(descriptor.pointer, 40)} instead of a JSON Pointer string`);
   }
-  const data = { ...context, ...descriptor.data };
-  return {
-    ruleId: rule.id,
-    level,
-    messageId: descriptor.messageId,
-    message: fillTemplate(spec.text, data),
-    ...(spec.detail === undefined ? {} : { detail: fillTemplate(spec.detail, data) }),
-    ...(spec.recommendation === undefined ? {} : { recommendation: fillTemplate(spec.recommendation, data) }),
-    ...(descriptor.pointer === undefined ? {} : { pointer: descriptor.pointer }),
-  };
+  const data = descriptor.data === undefined ? context : { ...context, ...descriptor.data };
+  const result: Writable<Result> = { ruleId: rule.id, level, messageId: descriptor.messageId, message: fillTemplate(spec.text, data) };
+  if (spec.detail !== undefined) result.detail = fillTemplate(spec.detail, data);
+  if (spec.recommendation !== undefined) result.recommendation = fillTemplate(spec.recommendation, data);
+  if (descriptor.pointer !== undefined) result.pointer = descriptor.pointer;
+  return result;
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };

@@ -102,10 +102,10 @@ export type FileProblem =
 export interface FileView {
   /** The project root, absolute. */
   readonly root: string;
-  /** Classifies a path without opening it. Results are cached for the run. */
-  check(path: string): Promise<FileCheck>;
-  /** Reads at most `maxBytes` of a regular file inside the root, or returns null. */
-  read(path: string, maxBytes: number): Promise<string | null>;
+  /** Classifies a path without opening it. Results are cached for the run. Synchronous (awaiting it works too). */
+  check(path: string): FileCheck;
+  /** Reads at most `maxBytes` of a regular file inside the root, or returns null. Synchronous. */
+  read(path: string, maxBytes: number): string | null;
 }
 
 /** A place in the text, 1-based; columns count UTF-16 code units. */

@@ -1,14 +1,20 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import plugin, { ReturnlintPlugin, type ToolCall, type ToolResult } from "./index.js";
 import { CHILD_SESSION, finalMessage, legacyOutput, researchArgs, taskCall, taskElementOutput } from "./fixtures/task-calls.js";
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
 
+const projects: string[] = [];
+afterAll(() => {
+  for (const root of projects.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
 function project(files: Readonly<Record<string, string>> = {}): string {
   const root = mkdtempSync(path.join(tmpdir(), "returnlint-opencode-"));
+  projects.push(root);
   for (const [relative, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
     writeFileSync(path.join(root, relative), content);

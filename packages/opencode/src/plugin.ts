@@ -70,7 +70,7 @@ async function validationBlock(root: string, options: ReturnlintPluginOptions, a
     const config = await loadReturnlintConfig({ cwd: root, ...(options.config === undefined ? {} : { configFile: path.resolve(root, options.config) }) });
     const command = commandForAgent(config, agent);
     if (command === null) return undefined;
-    const located = await locateReturn({ message: result.output, root, command, config });
+    const located = locateReturn({ message: result.output, root, command, config });
     const checked = await checkReturn(located, { root, command, config, ...(agent === undefined ? {} : { agent }) });
     return render(checked, { agent: agent ?? "the subagent", command, taskId: task.id, resumeFlag: task.needsResumeFlag });
   } catch (error) {

@@ -109,7 +109,7 @@ export default defineRule<Options>({
       hasContent: { text: "Artifact has content: {path} ({size} bytes)" },
     },
   },
-  async check(context) {
+  check(context) {
     const { value, files, options } = context;
     const { artifacts, status } = value;
     if (!Array.isArray(artifacts) || typeof status !== "string") return;
@@ -132,7 +132,7 @@ export default defineRule<Options>({
     }
 
     for (const { path, type, pointer } of namedArtifacts(artifacts)) {
-      const checked = await files.check(path);
+      const checked = files.check(path);
       const data = { path: shown(path) };
       if (!checked.ok) {
         context.report({ messageId: "unreadable", data: { ...data, reason: `the file cannot be inspected (${checked.problem})` }, pointer });
@@ -144,7 +144,7 @@ export default defineRule<Options>({
       }
       const required = type === undefined ? [] : (patterns.get(type) ?? []);
       if (required.length > 0) {
-        const text = await files.read(path, options.maxBytes);
+        const text = files.read(path, options.maxBytes);
         if (text === null) {
           context.report({ messageId: "unreadable", data: { ...data, reason: "the file could not be read" }, pointer });
           continue;

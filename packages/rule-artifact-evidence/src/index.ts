@@ -1,8 +1,8 @@
-import { realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import path from "node:path";
-import { defineRule, docsUrl, isObject, isSuccessLike, pointerOf, type FileCheck } from "@returnlint/core";
-import { gitEvidence, type GitEvidence, type GitProblem } from "./git.js";
-import { readTranscript, WRITE_TOOL_NAMES, type Transcript } from "./transcript.js";
+import { defineRule, docsUrl, isObject, isSuccessLike, pointerOf, type FileCheck, type RuleContext } from "@returnlint/core";
+import type { GitEvidence, GitProblem } from "./git.js";
+import { WRITE_TOOL_NAMES, type Transcript } from "./transcript-tools.js";
 
 type Kind = "freshness" | "git" | "transcript";
 
@@ -32,7 +32,12 @@ const GIT_PROBLEM_LEVEL: Readonly<Record<GitProblem, "info" | "report">> = {
 const NO_EVIDENCE = "Verify {agent} writes its artifacts in this run; an artifact left by an earlier run is phantom work";
 
 /** Artifact paths as the artifacts rule reads them: bare strings and objects' `path`. */
-function namedPaths(artifacts: readonly unknown[]): { path: string; pointer: string }[] {
+interface NamedPath {
+  readonly path: string;
+  readonly pointer: string;
+}
+
+function namedPaths(artifacts: readonly unknown[]): NamedPath[] {
   return artifacts.flatMap((entry, index) => {
     const pointer = pointerOf("artifacts", index);
     if (typeof entry === "string") return [{ path: entry, pointer }];
@@ -88,7 +93,13 @@ function transcriptFinding(candidates: readonly string[], transcript: Extract<Tr
 }
 
 /** The run's start: the caller's --since, else the return's own started_at. */
-function runStart(since: Date | undefined, startedAt: unknown): { date?: Date; from?: string; bad?: string } {
+interface RunStart {
+  readonly date?: Date;
+  readonly from?: string;
+  readonly bad?: string;
+}
+
+function runStart(since: Date | undefined, startedAt: unknown): RunStart {
   if (since !== undefined && !Number.isNaN(since.getTime())) return { date: since, from: "--since" };
   if (typeof startedAt !== "string") return {};
   const parsed = new Date(startedAt);
@@ -171,8 +182,8 @@ export default defineRule<Options>({
       },
     },
   },
-  async check(context) {
-    const { value, files, expected, options } = context;
+  check(context) {
+    const { value, expected, options } = context;
     const { artifacts, status } = value;
     if (!Array.isArray(artifacts) || typeof status !== "string") return;
     if (!isSuccessLike(status)) {
@@ -191,73 +202,113 @@ export default defineRule<Options>({
     if (start.date !== undefined) sources.push(`freshness (run started ${start.date.toISOString()}, from ${start.from ?? ""})`);
     else if (kinds.has("freshness")) unavailable.push("freshness: no --since and no started_at in the return");
 
-    let git: Extract<GitEvidence, { ok: true }> | undefined;
     const base = expected.gitBase;
-    if (kinds.has("git") && base !== undefined && base !== "") {
-      const paths = named.map(({ path: given }) => gitPath(given)).filter((given): given is string => given !== undefined);
-      const answer = await gitEvidence(files.root, base, paths);
-      if (answer.ok) {
-        git = answer;
-        sources.push(`git (changes relative to ${base})`);
-      } else {
-        const descriptor = { messageId: answer.problem, data: { reason: answer.reason, base } };
-        if (GIT_PROBLEM_LEVEL[answer.problem] === "info") context.info(descriptor);
-        else context.report(descriptor);
-        unavailable.push(`git: ${answer.reason}`);
-      }
-    } else if (kinds.has("git")) unavailable.push("git: no --git-base");
-
-    let transcript: Extract<Transcript, { ok: true }> | undefined;
+    const wantsGit = kinds.has("git") && base !== undefined && base !== "";
+    if (kinds.has("git") && !wantsGit) unavailable.push("git: no --git-base");
     const transcriptPath = expected.transcriptPath;
-    if (kinds.has("transcript") && transcriptPath !== undefined && transcriptPath !== "") {
-      const file = path.resolve(transcriptPath);
-      const answer = await readTranscript(file, files.root, options.maxTranscriptBytes);
-      if (answer.ok) {
-        transcript = answer;
-        sources.push(`transcript (${file})`);
-        if (answer.truncated) context.info({ messageId: "transcriptTruncated", data: { maxBytes: options.maxTranscriptBytes, file } });
-        if (answer.badLines > 0) context.info({ messageId: "transcriptBadLines", data: { count: answer.badLines, file } });
-      } else {
-        context.report({ messageId: "transcriptUnreadable", data: { reason: answer.reason } });
-        unavailable.push(`transcript: ${answer.reason}`);
-      }
-    } else if (kinds.has("transcript")) unavailable.push("transcript: no --transcript");
-
-    // Failing every artifact because no evidence could be gathered would fail every return
-    // of a caller that passed none: say once that nothing was checked instead.
-    if (sources.length === 0) {
-      context.info({ messageId: "nothingToCheck", data: { reasons: unavailable.join("; ") } });
+    const wantsTranscript = kinds.has("transcript") && transcriptPath !== undefined && transcriptPath !== "";
+    if (kinds.has("transcript") && !wantsTranscript) unavailable.push("transcript: no --transcript");
+    const gathered: Gathered = { named, start, sources, unavailable };
+    // Git and the transcript are asked only when the caller gave them: a run without
+    // them stays synchronous and never loads child_process or readline.
+    if (!wantsGit && !wantsTranscript) {
+      conclude(context, gathered);
       return;
     }
-    context.info({
-      messageId: "sources",
-      data: { sources: sources.join(", "), unavailable: unavailable.length === 0 ? "Note: every kind of evidence asked for is available" : `Note: not available: ${unavailable.join("; ")}` },
-    });
-
-    const realRoot = await realpath(files.root).catch(() => files.root);
-    const checks = await Promise.all(named.map(({ path: given }) => files.check(given)));
-    const lookedFor = [start.date === undefined ? "" : "freshness", git === undefined ? "" : "git", transcript === undefined ? "" : "transcript"].filter(Boolean).join(", ");
-    named.forEach(({ path: given, pointer }, index) => {
-      const checked = checks[index];
-      if (checked === undefined) return;
-      const findings: Finding[] = [];
-      if (start.date !== undefined) findings.push(freshness(checked, start.date, options.toleranceSeconds));
-      const gitSeen = git === undefined ? undefined : gitFinding(checked, given, git);
-      if (gitSeen !== undefined) findings.push(gitSeen);
-      if (transcript !== undefined) {
-        findings.push(transcriptFinding([path.resolve(files.root, given), path.resolve(realRoot, given)], transcript));
-      }
-      const evidence = findings.map(({ kind, seen }) => `${kind}: ${seen}`).join("\n");
-      const data = { path: shown(given), evidence, lookedFor };
-      // Content identical to the base outweighs a fresh mtime or a recorded write: rewriting a file
-      // with what was already committed produced nothing.
-      if (gitSeen?.identical === true && findings.some((finding) => finding.found)) {
-        context.report({ messageId: "identicalToBase", data: { ...data, base: git?.base ?? "" }, pointer });
-      } else if (findings.some((finding) => finding.found)) {
-        context.pass({ messageId: "produced", data });
-      } else {
-        context.report({ messageId: "noEvidence", data, pointer });
-      }
-    });
+    return gatherAndConclude(context, gathered, wantsGit ? base : undefined, wantsTranscript ? transcriptPath : undefined);
   },
 });
+
+interface Gathered {
+  readonly named: readonly NamedPath[];
+  readonly start: RunStart;
+  readonly sources: string[];
+  readonly unavailable: string[];
+  git?: Extract<GitEvidence, { ok: true }>;
+  transcript?: Extract<Transcript, { ok: true }>;
+}
+
+type Context = RuleContext<Options>;
+
+async function gatherAndConclude(context: Context, gathered: Gathered, base: string | undefined, transcriptPath: string | undefined): Promise<void> {
+  const { files, options } = context;
+  const { named, sources, unavailable } = gathered;
+  if (base !== undefined) {
+    const paths = named.map(({ path: given }) => gitPath(given)).filter((given): given is string => given !== undefined);
+    const { gitEvidence } = await import("./git.js");
+    const answer = await gitEvidence(files.root, base, paths);
+    if (answer.ok) {
+      gathered.git = answer;
+      sources.push(`git (changes relative to ${base})`);
+    } else {
+      const descriptor = { messageId: answer.problem, data: { reason: answer.reason, base } };
+      if (GIT_PROBLEM_LEVEL[answer.problem] === "info") context.info(descriptor);
+      else context.report(descriptor);
+      unavailable.push(`git: ${answer.reason}`);
+    }
+  }
+  if (transcriptPath !== undefined) {
+    const file = path.resolve(transcriptPath);
+    const { readTranscript } = await import("./transcript.js");
+    const answer = await readTranscript(file, files.root, options.maxTranscriptBytes);
+    if (answer.ok) {
+      gathered.transcript = answer;
+      sources.push(`transcript (${file})`);
+      if (answer.truncated) context.info({ messageId: "transcriptTruncated", data: { maxBytes: options.maxTranscriptBytes, file } });
+      if (answer.badLines > 0) context.info({ messageId: "transcriptBadLines", data: { count: answer.badLines, file } });
+    } else {
+      context.report({ messageId: "transcriptUnreadable", data: { reason: answer.reason } });
+      unavailable.push(`transcript: ${answer.reason}`);
+    }
+  }
+  conclude(context, gathered);
+}
+
+function conclude(context: Context, gathered: Gathered): void {
+  const { files, options } = context;
+  const { named, start, sources, unavailable, git, transcript } = gathered;
+  // Failing every artifact because no evidence could be gathered would fail every return
+  // of a caller that passed none: say once that nothing was checked instead.
+  if (sources.length === 0) {
+    context.info({ messageId: "nothingToCheck", data: { reasons: unavailable.join("; ") } });
+    return;
+  }
+  context.info({
+    messageId: "sources",
+    data: { sources: sources.join(", "), unavailable: unavailable.length === 0 ? "Note: every kind of evidence asked for is available" : `Note: not available: ${unavailable.join("; ")}` },
+  });
+
+  const realRoot = realRootOf(files.root);
+  const checks = named.map(({ path: given }) => files.check(given));
+  const lookedFor = [start.date === undefined ? "" : "freshness", git === undefined ? "" : "git", transcript === undefined ? "" : "transcript"].filter(Boolean).join(", ");
+  named.forEach(({ path: given, pointer }, index) => {
+    const checked = checks[index];
+    if (checked === undefined) return;
+    const findings: Finding[] = [];
+    if (start.date !== undefined) findings.push(freshness(checked, start.date, options.toleranceSeconds));
+    const gitSeen = git === undefined ? undefined : gitFinding(checked, given, git);
+    if (gitSeen !== undefined) findings.push(gitSeen);
+    if (transcript !== undefined) {
+      findings.push(transcriptFinding([path.resolve(files.root, given), path.resolve(realRoot, given)], transcript));
+    }
+    const evidence = findings.map(({ kind, seen }) => `${kind}: ${seen}`).join("\n");
+    const data = { path: shown(given), evidence, lookedFor };
+    // Content identical to the base outweighs a fresh mtime or a recorded write: rewriting a file
+    // with what was already committed produced nothing.
+    if (gitSeen?.identical === true && findings.some((finding) => finding.found)) {
+      context.report({ messageId: "identicalToBase", data: { ...data, base: git?.base ?? "" }, pointer });
+    } else if (findings.some((finding) => finding.found)) {
+      context.pass({ messageId: "produced", data });
+    } else {
+      context.report({ messageId: "noEvidence", data, pointer });
+    }
+  });
+}
+
+function realRootOf(root: string): string {
+  try {
+    return realpathSync.native(root);
+  } catch {
+    return root;
+  }
+}

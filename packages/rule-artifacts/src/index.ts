@@ -125,7 +125,7 @@ export default defineRule<Options>({
       allValidated: { text: "{count} artifacts validated" },
     },
   },
-  async check(context) {
+  check(context) {
     const { value, files } = context;
     const artifacts = value.artifacts;
     const status = value.status;
@@ -166,7 +166,7 @@ export default defineRule<Options>({
     }
     context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
 
-    const checks: FileCheck[] = await Promise.all(named.map(({ path }) => files.check(path)));
+    const checks: FileCheck[] = named.map(({ path }) => files.check(path));
     // The seeds' order: every existence check, then every size check.
     named.forEach(({ index, path, pointer }, position) => {
       const checked = checks[position];

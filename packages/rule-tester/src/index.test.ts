@@ -197,8 +197,8 @@ describe("RuleTester", () => {
 
   it("writes each case's fixture tree for the rule to read through ctx.files", async () => {
     const rule = wordRule({
-      async check(context) {
-        const text = await context.files.read("notes/a.md", 100);
+      check(context) {
+        const text = context.files.read("notes/a.md", 100);
         if (text !== "bad") return;
         context.report({ messageId: "badStatus", data: { status: text }, pointer: "/artifacts/0/path" });
       },

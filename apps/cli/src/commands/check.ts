@@ -53,6 +53,14 @@ Output:
   --quiet              report failures only
   -h, --help           show this help
 
+Environment:
+  RETURNLINT_SESSION_ID       the expected session id when --session-id is not given
+  RETURNLINT_MAX_INPUT_BYTES  the largest return read (default 10M; k, M, G suffixes)
+  RETURNLINT_RULE_TIMEOUT_MS  how long one rule may run before it is an internal
+                              error (default 10000)
+  NO_COLOR                    no colours, even on a terminal
+  RETURNLINT_DEBUG            add the stack trace to an internal error
+
 Exit codes: 0 the return passed, 1 it failed validation,
             2 usage, configuration or internal error.
 
@@ -159,7 +167,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   };
 
   if (tasks === undefined) {
-    const input = file === undefined || file === "-" ? await readStdin(io.stdin) : await readReturnFile(path.resolve(io.cwd, file));
+    const input = file === undefined || file === "-" ? await readStdin(io.stdin) : readReturnFile(path.resolve(io.cwd, file));
     return checkOne(input);
   }
   // Each task gets its own verdict; one that cannot be read does not stop the others.
@@ -167,7 +175,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   for (const task of tasks) {
     let code: number;
     try {
-      code = await checkOne(await readReturnFile(await taskReturnFile(root, task)), task);
+      code = await checkOne(readReturnFile(taskReturnFile(root, task)), task);
     } catch (error) {
       if (tasks.length === 1 || !isReturnlintError(error)) throw error;
       io.stderr(`returnlint: ${error.message}\n`);

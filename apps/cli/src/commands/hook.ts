@@ -97,7 +97,7 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
     return giveWay(io, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
   }
 
-  const located = await locateReturn({ message: payload.lastAssistantMessage, root, command, config });
+  const located = locateReturn({ message: payload.lastAssistantMessage, root, command, config });
   const checked = await checkReturn(located, {
     root,
     command,

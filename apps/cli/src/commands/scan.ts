@@ -1,9 +1,9 @@
 import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
-import { ReturnlintError, isReturnlintError, stripBom, type Result } from "@returnlint/core";
+import { ReturnlintError, createFileView, isReturnlintError, stripBom, type Result } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig, validate, type ValidationReport } from "../api.js";
-import { readReturnFileSync } from "../input.js";
+import { readReturnFile } from "../input.js";
 import type { CommandIo } from "./io.js";
 
 const DEFAULT_CONCURRENCY = 16;
@@ -92,18 +92,20 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   });
   const root = path.resolve(io.cwd, values.root ?? ".");
   const command = values.command;
+  // One view for the whole scan, one moment: the folders above the task folders are looked at once.
+  const files = createFileView(root);
 
   const checkOne = async (file: string): Promise<Outcome> => {
     const source = display(io.cwd, file);
     let text: string;
     try {
-      text = stripBom(readReturnFileSync(file).text);
+      text = stripBom(readReturnFile(file).text);
     } catch (error) {
       return { source, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
     }
     const report = await validate(text, {
       cwd: io.cwd,
-      root,
+      files,
       config,
       command: command ?? inferCommand(text),
       ...(values.preset === undefined ? {} : { preset: values.preset }),
@@ -115,12 +117,12 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const progress = new Progress(io, shownDir, io.stderrIsTTY === true && !quiet);
   const summary = new Summary();
   const walkProblems: string[] = [];
-  const files = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`));
+  const returnFiles = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`));
   const json = format === "json";
   if (json) out.write("[");
 
   let printed = 0;
-  for await (const outcome of mapOrdered(files, concurrency, checkOne)) {
+  for await (const outcome of mapOrdered(returnFiles, concurrency, checkOne)) {
     summary.add(outcome);
     if ("unreadable" in outcome) {
       progress.clear();

@@ -43,13 +43,13 @@ const TASK_DIR = /specs\/(\d+)_([\w.-]+)\//g;
  * names the task's directory (the seeds' subagents end with a prose summary that
  * names the report they wrote). Otherwise the message is the return.
  */
-export async function locateReturn(input: {
+export function locateReturn(input: {
   readonly message: string;
   readonly root: string;
   readonly command: string | null;
   readonly config: LoadedConfig;
   readonly preset?: string;
-}): Promise<Located> {
+}): Located {
   const { message, root } = input;
   const command = input.command === null ? undefined : input.config.config.commands?.[input.command];
   const preset = input.preset ?? command?.preset ?? input.config.config.preset;
@@ -60,8 +60,8 @@ export async function locateReturn(input: {
   const [, task = "", slug = ""] = named;
   const namedFile = path.join(root, "specs", `${task}_${slug}`, ".return-meta.json");
   try {
-    const file = existsSync(namedFile) ? namedFile : await findTaskReturn(root, task);
-    return { kind: "file", text: (await readReturnFile(file)).text, file, task };
+    const file = existsSync(namedFile) ? namedFile : findTaskReturn(root, task);
+    return { kind: "file", text: readReturnFile(file).text, file, task };
   } catch (error) {
     if (!isReturnlintError(error)) throw error;
     return { kind: "unreadable", file: namedFile, task, reason: error.message };

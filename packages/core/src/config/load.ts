@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { ReturnlintError } from "../errors.js";
 import { lineAndColumn, locateJsonError, stripBom } from "../json.js";
+import { importFile } from "./import-file.js";
 
 export const CONFIG_FILES = [
   "returnlint.config.json",
@@ -45,7 +45,7 @@ export async function readConfig(file: string): Promise<RawConfig> {
   const extension = path.extname(absolute);
   if (extension === ".mjs" || extension === ".js" || extension === ".cjs") {
     try {
-      const module = (await import(pathToFileURL(absolute).href)) as { default?: unknown };
+      const module = (await importFile(absolute)) as { default?: unknown };
       return { file: absolute, value: module.default };
     } catch (error) {
       throw new ReturnlintError("CONFIG_UNREADABLE", `Cannot load config ${absolute}: ${describe(error)}`);

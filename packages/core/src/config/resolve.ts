@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import metadataFilePreset from "@returnlint/preset-metadata-file";
 import v5Preset from "@returnlint/preset-v5";
 import v7Preset from "@returnlint/preset-v7";
@@ -10,8 +9,10 @@ import type { ConfiguredRule } from "../runner.js";
 import { closest } from "../suggest.js";
 import type { AnyRule, FormatName, Severity } from "../types.js";
 import { detectFormat } from "../vocabulary.js";
+import { importFile } from "./import-file.js";
 import { findConfig, readConfig } from "./load.js";
 import { describeAjvError, displayPath } from "./problems.js";
+import { ruleOptionProblems, type PrecompiledValidators, type SchemaValidator } from "./validators.js";
 import { configSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./schema.js";
 
 export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map<string, Preset>([
@@ -51,6 +52,8 @@ export interface LoadOptions {
   readonly preset?: string;
   /** The rules that ship with returnlint, by id. */
   readonly builtinRules: ReadonlyMap<string, LoadedRule>;
+  /** Schemas compiled when the host was built: what is here needs no ajv at run time. */
+  readonly precompiled?: PrecompiledValidators;
 }
 
 /**
@@ -65,7 +68,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const value: unknown = raw === null ? {} : raw.value;
   const problems: string[] = [];
 
-  const shape = raw === null ? { problems: [], usable: {} } : await checkShape(value);
+  const shape = raw === null ? { problems: [], usable: {} } : await checkShape(value, options.precompiled?.config);
   problems.push(...shape.problems);
   // What is well-formed is still resolved and checked, so that every problem shows in one run.
   const config = shape.usable;
@@ -107,7 +110,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
 
   // Built-in presets carry options their rules accept (a repository test says so); anything else is checked.
   const onlyBuiltinPresets = [...presets.values()].every((preset) => BUILTIN_PRESETS.get(preset.name) === preset);
-  const validators = raw === null && onlyBuiltinPresets ? undefined : await import("./options.js");
+  const checkOptions = raw !== null || !onlyBuiltinPresets;
   for (const { where, id, entry, bases } of entries) {
     let loaded = rules.get(id);
     if (loaded === undefined) {
@@ -121,9 +124,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       }
     }
     const given = Array.isArray(entry) ? (entry as readonly unknown[])[1] : undefined;
-    if (validators !== undefined && isObject(given)) {
+    if (checkOptions && isObject(given)) {
       try {
-        problems.push(...validators.checkRuleOptions(loaded.rule, given, [...where, 1]));
+        const validate = options.precompiled?.rules?.get(loaded.rule) ?? (await import("./options.js")).compiledFor(loaded.rule);
+        problems.push(...ruleOptionProblems(validate, loaded.rule, given, [...where, 1]));
       } catch (error) {
         // ajv refuses the rule's own schema: the rule's fault, reported like any other config problem.
         const reason = error instanceof Error ? error.message : String(error);
@@ -142,12 +146,12 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   return { file, config, rules, presets };
 }
 
-async function checkShape(value: unknown): Promise<{ problems: string[]; usable: Config }> {
+async function checkShape(value: unknown, precompiled: SchemaValidator | undefined): Promise<{ problems: string[]; usable: Config }> {
   if (!isObject(value)) return { problems: [`the config must be an object; received ${jsonType(value)}`], usable: {} };
-  const { validateConfigShape } = await import("./options.js");
+  const errors = precompiled === undefined ? (await import("./options.js")).validateConfigShape(value) : precompiled(value) ? [] : [...(precompiled.errors ?? [])];
   const problems: string[] = [];
   const bad = new Set<string>();
-  for (const error of validateConfigShape(value)) {
+  for (const error of errors) {
     const entryPath = /^(?:\/commands\/[^/]+)?\/rules\/[^/]+/.exec(error.instancePath)?.[0];
     if (entryPath === undefined) {
       problems.push(describeAjvError(error, value, configSchema, []));
@@ -382,7 +386,7 @@ function exportTarget(exports: unknown): string | undefined {
 
 async function importModule(file: string, specifier: string, code: "RULE_NOT_FOUND" | "PRESET_NOT_FOUND"): Promise<unknown> {
   try {
-    return (await import(pathToFileURL(file).href)) as unknown;
+    return await importFile(file);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ReturnlintError(code, `cannot load ${specifier} (${file}): ${reason}`);

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// The `returnlint` bin. It runs dist/cli.cjs, compiled with the V8 code cache that the
+// build wrote next to it (dist/cli.cjs.cache): that skips most of the compilation of the
+// bundle, a few milliseconds of every run. Without a usable cache (another Node version,
+// a cache that is missing) it is an ordinary require.
+"use strict";
+const { readFileSync, writeFileSync } = require("node:fs");
+const Module = require("node:module");
+const path = require("node:path");
+const vm = require("node:vm");
+
+const file = path.join(__dirname, "cli.cjs");
+let cachedData;
+try {
+  cachedData = readFileSync(`${file}.cache`);
+} catch {
+  cachedData = undefined;
+}
+
+// cli.cjs has no import() of its own (node:vm would give it no module loader on Node 20):
+// core imports config files, rules and presets through this module's (core's config/import-file.ts).
+globalThis[Symbol.for("returnlint.importFile")] = (url) => import(url);
+
+if (cachedData === undefined && process.env.RETURNLINT_CODE_CACHE_OUT === undefined) {
+  require(file);
+} else {
+  // The bundle starts with a hashbang, which is valid only at the very start of a script.
+  const source = readFileSync(file, "utf8").replace(/^#!/, "//");
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  // Set only by the build's training run (apps/cli/build.mjs): the cache holds every function that run compiled.
+  const out = process.env.RETURNLINT_CODE_CACHE_OUT;
+  if (out !== undefined) {
+    process.once("exit", () => {
+      writeFileSync(out, script.createCachedData());
+    });
+  }
+  const cliModule = { exports: {}, filename: file, id: file, loaded: false };
+  script.runInThisContext().call(cliModule.exports, cliModule.exports, Module.createRequire(file), cliModule, file, __dirname);
+}
