@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,12 @@ describe("the published packages, installed with npm outside the workspace", () 
     for (const { manifest } of publishable) {
       if (manifest.name.startsWith("@returnlint/")) expect(installed).toContain(manifest.name);
     }
+  });
+
+  it("the installed bin explains a built-in rule from the README it was built with", () => {
+    const run = spawnSync(path.join(consumer, "node_modules", ".bin", "returnlint"), ["explain", "session-id"], { cwd: consumer, encoding: "utf8", timeout: 30_000 });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(readFileSync(path.join(REPO, "packages", "rule-session-id", "README.md"), "utf8"));
   });
 
   it("ships the bin with a V8 code cache that this Node accepts", () => {

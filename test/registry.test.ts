@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,33 @@ describe("the rule registry", () => {
       const readme = path.join(REPO, "packages", folder, "README.md");
       expect(existsSync(readme), `${readme} is missing`).toBe(true);
       expect(readFileSync(readme, "utf8").split("\n")[0]).toBe(`# ${id}`);
+    });
+  }
+});
+
+describe("returnlint rules and returnlint explain, as a user runs them", () => {
+  const BIN = path.join(REPO, "apps", "cli", "dist", "returnlint.cjs");
+  const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+
+  it("rules --format json lists the registry: same ids, descriptions, docs URLs and preset severities", () => {
+    const listed = JSON.parse(run(["rules", "--format", "json"]).stdout) as { id: string; description: string; docs: string; builtin: boolean; presets: Record<string, string> }[];
+    expect(listed.map((rule) => rule.id)).toEqual([...BUILTIN_RULES.keys()]);
+    for (const rule of listed) {
+      const { meta } = BUILTIN_RULES.get(rule.id)?.rule ?? { meta: undefined };
+      expect(rule).toMatchObject({ description: meta?.description, docs: meta?.docs, builtin: true });
+      for (const [name, preset] of BUILTIN_PRESETS) {
+        const entry = preset.rules[rule.id];
+        expect(rule.presets[name], `${rule.id} in ${name}`).toBe(entry === undefined ? "off" : Array.isArray(entry) ? entry[0] : entry);
+      }
+    }
+  });
+
+  for (const folder of rulePackages) {
+    const id = folder.slice("rule-".length);
+    it(`explain ${id} prints packages/${folder}/README.md as it is`, () => {
+      const explained = run(["explain", id]);
+      expect(explained.status).toBe(0);
+      expect(explained.stdout).toBe(readFileSync(path.join(REPO, "packages", folder, "README.md"), "utf8"));
     });
   }
 });

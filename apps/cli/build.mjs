@@ -58,7 +58,8 @@ const lazyConfigChunks = {
 // replaced, in both bundles, by a module that exports them.
 const manifest = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8"));
 const schemas = [["config", configSchema]];
-for (const name of Object.keys(manifest.dependencies).filter((dependency) => dependency.startsWith("@returnlint/rule-")).sort()) {
+const ruleDependencies = Object.keys(manifest.dependencies).filter((dependency) => dependency.startsWith("@returnlint/rule-")).sort();
+for (const name of ruleDependencies) {
   const { default: rule } = await import(name);
   schemas.push([`rule:${rule.id}`, rule.meta.schema]);
 }
@@ -82,6 +83,23 @@ const precompiled = {
   },
 };
 
+// The built-in rules' READMEs, for `returnlint explain`: a chunk the bin requires only then.
+const readmes = {};
+for (const name of ruleDependencies) {
+  const { default: rule } = await import(name);
+  const folder = path.dirname(fileURLToPath(import.meta.resolve(`${name}/package.json`)));
+  readmes[rule.id] = readFileSync(path.join(folder, "README.md"), "utf8");
+}
+writeFileSync(new URL("rule-docs.mjs", generated), `export const RULE_DOCS = ${JSON.stringify(readmes, null, 2)};\n`);
+const ruleDocs = {
+  name: "rule-docs",
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\.\/rule-docs\.js$/ }, (args) =>
+      /[\\/]cli[\\/]src[\\/]commands$/.test(args.resolveDir) ? { path: "./chunks/rule-docs.cjs", external: true } : undefined,
+    );
+  },
+};
+
 const configModule = (name) => fileURLToPath(new URL(`../../packages/core/dist/config/${name}.js`, import.meta.url));
 
 await Promise.all([
@@ -97,7 +115,8 @@ await Promise.all([
   }),
   // No import() in cli.cjs: the lazy chunks become requires, and the user's files are imported
   // through the loader (core's config/import-file.ts says why).
-  build({ ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, plugins: [lazyConfigChunks, precompiled] }),
+  build({ ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, plugins: [lazyConfigChunks, precompiled, ruleDocs] }),
+  build({ ...shared, entryPoints: [fileURLToPath(new URL("rule-docs.mjs", generated))], outfile: "dist/chunks/rule-docs.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [configModule("options")], outfile: "dist/chunks/config-options.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [configModule("yaml")], outfile: "dist/chunks/config-yaml.cjs", format: "cjs" }),
 ]);

@@ -1,5 +1,7 @@
+import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ReturnlintError, closest } from "@returnlint/core";
+import type { ConfigOptions } from "./api.js";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
@@ -38,4 +40,13 @@ export function integerOption(name: string, value: string | undefined): number |
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new ReturnlintError("USAGE", `--${name} must be a whole number; received "${value}".`);
   return Number(value);
+}
+
+/** `--config` and `--preset`, as loadReturnlintConfig takes them. */
+export function configOptions(cwd: string, values: { readonly config?: string; readonly preset?: string }): ConfigOptions {
+  return {
+    cwd,
+    ...(values.config === undefined ? {} : { configFile: path.resolve(cwd, values.config) }),
+    ...(values.preset === undefined ? {} : { preset: values.preset }),
+  };
 }

@@ -9,8 +9,12 @@ Lint what your AI subagents return, so that "completed" means the work exists.
 
 Commands:
   check [FILE | -]     validate one return (a console JSON return or a .return-meta.json)
-  hook claude          a Claude Code SubagentStop/Stop hook: block a stop whose return fails
   scan [DIR]           validate every .return-meta.json below DIR (default: specs/)
+  hook claude          a Claude Code SubagentStop/Stop hook: block a stop whose return fails
+  init                 write a commented returnlint.config.yaml for your format
+  rules                list every rule, its severity in each preset and its docs
+  explain RULE         print a rule's documentation
+  print-config         print the rules, severities and options a command runs (JSON)
 
 Options:
   -h, --help           show this help; "returnlint <command> --help" shows a command's
@@ -25,7 +29,11 @@ type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
 /** Commands load on use: a check never pays for the others. */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   check: async () => (await import("./commands/check.js")).check,
+  explain: async () => (await import("./commands/explain.js")).explain,
   hook: async () => (await import("./commands/hook.js")).hook,
+  init: async () => (await import("./commands/init.js")).init,
+  "print-config": async () => (await import("./commands/print-config.js")).printConfig,
+  rules: async () => (await import("./commands/rules.js")).rules,
   scan: async () => (await import("./commands/scan.js")).scan,
 };
 

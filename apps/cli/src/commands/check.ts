@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
-import { integerOption, parseCommandLine } from "../args.js";
+import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig, validate, type ValidationReport } from "../api.js";
 import { appendErrorLog } from "../error-log.js";
 import { formatterContext } from "../formatters/context.js";
@@ -118,15 +118,11 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   const maxWarnings = integerOption("max-warnings", values["max-warnings"]);
   const root = path.resolve(io.cwd, values.root ?? ".");
   const sessionId = values["session-id"] ?? io.env.RETURNLINT_SESSION_ID;
-  const configOptions = {
-    cwd: io.cwd,
-    ...(values.config === undefined ? {} : { configFile: path.resolve(io.cwd, values.config) }),
-    ...(values.preset === undefined ? {} : { preset: values.preset }),
-  };
+  const loadOptions = configOptions(io.cwd, values);
   // Loaded once, here rather than inside validate: the formatters need its rules' descriptions and docs URLs.
-  const config = await loadReturnlintConfig(configOptions);
+  const config = await loadReturnlintConfig(loadOptions);
   const shared = {
-    ...configOptions,
+    ...loadOptions,
     config,
     root,
     command: values.command ?? null,

@@ -1,7 +1,7 @@
 import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, createFileView, isReturnlintError, stripBom, type Result } from "@returnlint/core";
-import { integerOption, parseCommandLine } from "../args.js";
+import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig, validate, type ValidationReport } from "../api.js";
 import { readReturnFile } from "../input.js";
 import type { CommandIo } from "./io.js";
@@ -85,11 +85,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const shownDir = display(io.cwd, dir);
   requireDirectory(dir, shownDir, positionals[0] === undefined);
 
-  const config = await loadReturnlintConfig({
-    cwd: io.cwd,
-    ...(values.config === undefined ? {} : { configFile: path.resolve(io.cwd, values.config) }),
-    ...(values.preset === undefined ? {} : { preset: values.preset }),
-  });
+  const config = await loadReturnlintConfig(configOptions(io.cwd, values));
   const root = path.resolve(io.cwd, values.root ?? ".");
   const command = values.command;
   // One view for the whole scan, one moment: the folders above the task folders are looked at once.

@@ -1,0 +1,70 @@
+import { ReturnlintError, closest, renderOptionsTable } from "@returnlint/core";
+import { configOptions, parseCommandLine } from "../args.js";
+import { loadReturnlintConfig } from "../api.js";
+import { catalogue, findRule, type CatalogueEntry } from "../catalogue.js";
+import type { CommandIo } from "./io.js";
+
+export const EXPLAIN_HELP = `Usage: returnlint explain RULE [options]
+
+Prints a rule's documentation: for a built-in rule its README (what it checks,
+its messages, its options, examples); for a custom rule the config names, its
+description, docs link, options and messages.
+
+Options:
+  --config FILE        use FILE instead of looking for returnlint.config.* upwards
+  -h, --help           show this help
+
+Examples:
+  returnlint explain artifacts
+  returnlint explain ./rules/no-todo.mjs
+
+"returnlint rules" lists every rule. Exit codes: 0 printed, 2 unknown rule or usage error.
+`;
+
+const OPTIONS = {
+  config: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export async function explain(argv: readonly string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseCommandLine("explain", argv, OPTIONS);
+  if (values.help === true) {
+    io.stdout(EXPLAIN_HELP);
+    return 0;
+  }
+  const [name, ...extra] = positionals;
+  if (name === undefined) throw new ReturnlintError("USAGE", 'Name the rule to explain: "returnlint explain artifacts". "returnlint rules" lists them.');
+  if (extra.length > 0) throw new ReturnlintError("USAGE", `returnlint explain takes one rule; received ${String(positionals.length)}.`);
+  const entries = catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
+  const entry = findRule(entries, name);
+  if (entry === undefined) {
+    const guess = closest(name, entries.map((known) => known.id));
+    throw new ReturnlintError("USAGE", `Unknown rule "${name}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}. "returnlint rules" lists the rules.`);
+  }
+  const readme = entry.builtin ? (await import("../rule-docs.js")).RULE_DOCS[entry.loaded.rule.id] : undefined;
+  io.stdout(readme ?? describe(entry));
+  return 0;
+}
+
+/** What the rule's own meta says, for a rule that comes without a README. */
+function describe(entry: CatalogueEntry): string {
+  const { rule, source } = entry.loaded;
+  const messages = Object.entries(rule.meta.messages).map(([id, message]) => `- \`${id}\`: ${message.text}`);
+  return [
+    `# ${rule.id}`,
+    "",
+    rule.meta.description,
+    "",
+    `From: ${source}`,
+    `Docs: ${rule.meta.docs}`,
+    "",
+    "## Options",
+    "",
+    renderOptionsTable(rule.meta),
+    "",
+    "## Messages",
+    "",
+    ...messages,
+    "",
+  ].join("\n");
+}

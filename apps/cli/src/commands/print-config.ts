@@ -1,0 +1,65 @@
+import { ReturnlintError, rulesFor, type LoadedConfig } from "@returnlint/core";
+import { configOptions, parseCommandLine } from "../args.js";
+import { loadReturnlintConfig } from "../api.js";
+import type { CommandIo } from "./io.js";
+
+export const PRINT_CONFIG_HELP = `Usage: returnlint print-config [--command NAME] [options]
+
+Prints, as JSON, what "returnlint check --command NAME" would run: the preset,
+the format, and each rule in order with its severity, its options (defaults,
+preset, config and command merged) and where it comes from.
+
+Options:
+  --command NAME       the orchestrator command (default: none, the config's
+                       top-level preset and rules)
+  --config FILE        use FILE instead of looking for returnlint.config.* upwards
+  --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
+  -h, --help           show this help
+
+With the preset "auto", the rules depend on each return's format: the output
+gives them for each of v5, v7 and metadata-file.
+
+Exit codes: 0 printed, 2 usage or configuration error.
+`;
+
+const OPTIONS = {
+  command: { type: "string", short: "c" },
+  config: { type: "string" },
+  preset: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const FORMATS = ["v5", "v7", "metadata-file"] as const;
+
+export async function printConfig(argv: readonly string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseCommandLine("print-config", argv, OPTIONS);
+  if (values.help === true) {
+    io.stdout(PRINT_CONFIG_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint print-config takes no arguments; received "${positionals.join(" ")}". Name the command with --command.`);
+  const config = await loadReturnlintConfig(configOptions(io.cwd, values));
+  const command = values.command ?? null;
+  const preset = values.preset ?? (command === null ? undefined : config.config.commands?.[command]?.preset) ?? config.config.preset ?? "auto";
+  const unlisted = command !== null && config.config.commands?.[command] === undefined;
+  const printed = {
+    config: config.file,
+    command,
+    ...(unlisted ? { note: `the config has no commands.${command} entry: its top-level preset and rules apply` } : {}),
+    preset,
+    ...(preset === "auto"
+      ? { formats: Object.fromEntries(FORMATS.map((format) => [format, resolved(config, command, format)])) }
+      : resolved(config, command, values.preset)),
+  };
+  io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
+  return 0;
+}
+
+/** The rules one return to `command` gets; `preset` overrides the config's choice (a format, for auto). */
+function resolved(config: LoadedConfig, command: string | null, preset: string | undefined) {
+  const { format, rules } = rulesFor(config, { command, value: undefined, ...(preset === undefined ? {} : { preset }) });
+  return {
+    format,
+    rules: Object.fromEntries(rules.map(({ rule, severity, options, source }) => [rule.id, { severity, options, source }])),
+  };
+}

@@ -1,0 +1,186 @@
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
+
+const NO_TODO = `export default {
+  id: "no-todo",
+  meta: {
+    description: "The summary has no TODO.",
+    docs: "https://example.com/no-todo",
+    schema: { type: "object", properties: { word: { type: "string", description: "The word to look for." } }, additionalProperties: false },
+    defaultOptions: { word: "TODO" },
+    messages: { found: { text: "Summary says {word}" } },
+  },
+  check(context) {
+    if (String(context.value.summary).includes(context.options.word)) context.report({ messageId: "found", data: { word: context.options.word } });
+  },
+};
+`;
+
+const research = {
+  status: "researched",
+  summary: "Researched it.",
+  artifacts: [{ type: "report", path: "specs/1_a/reports/research-001.md", summary: "Report" }],
+  metadata: metadata("researcher"),
+};
+
+describe("returnlint rules", () => {
+  it("prints the built-in rules with each preset's severity and docs, and a configured custom rule with its source", () => {
+    const root = project({ "rules/no-todo.mjs": NO_TODO, "returnlint.config.json": { preset: "v7", rules: { "./rules/no-todo.mjs": "warn" } } });
+    const run = returnlint(["rules"], { cwd: root });
+    expect(run.status).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines[0]).toMatch(/^rule +v5 +v7 +metadata-file +description$/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +The summary stays within/);
+    expect(run.stdout).toContain("https://github.com/returnlint/returnlint/blob/main/packages/rule-artifacts/README.md");
+    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +The summary has no TODO\.$/);
+    expect(run.stdout).toContain(`from ${path.join(root, "rules", "no-todo.mjs")}`);
+    expect(run.stdout).toContain("13 rules (12 built in, 1 from the config).");
+  });
+
+  it("--format json gives one object per rule", () => {
+    const root = project({ "rules/no-todo.mjs": NO_TODO, "returnlint.config.json": { rules: { "./rules/no-todo.mjs": "error" } } });
+    const listed = JSON.parse(returnlint(["rules", "--format", "json"], { cwd: root }).stdout) as { id: string; builtin: boolean; docs: string; presets: Record<string, string> }[];
+    expect(listed.at(-1)).toMatchObject({ id: "./rules/no-todo.mjs", builtin: false, docs: "https://example.com/no-todo", presets: { v5: "off", v7: "off", "metadata-file": "off" } });
+    expect(listed.find((rule) => rule.id === "completion-data")?.presets).toEqual({ v5: "error", v7: "error", "metadata-file": "error" });
+  });
+
+  it("a bad --format or an invalid config is exit 2 with a sentence", () => {
+    const bad = returnlint(["rules", "--format", "xml"], { cwd: project({}) });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('returnlint: --format must be table or json; received "xml".\n');
+    const broken = returnlint(["rules"], { cwd: project({ "returnlint.config.json": { rules: { "status-enun": "error" } } }) });
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toContain('rules.status-enun: unknown rule "status-enun" (did you mean "status-enum"?)');
+    expect(broken.stderr).not.toMatch(STACK_FRAME);
+  });
+});
+
+describe("returnlint explain", () => {
+  it("prints a built-in rule's README", () => {
+    const run = returnlint(["explain", "artifacts"], { cwd: project({}) });
+    expect(run.status).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe("# artifacts");
+    expect(run.stdout).toContain("Phantom work detected");
+  });
+
+  it("describes a custom rule from its meta: description, source, docs, options table and messages", () => {
+    const root = project({ "rules/no-todo.mjs": NO_TODO, "returnlint.config.json": { rules: { "./rules/no-todo.mjs": "error" } } });
+    for (const name of ["./rules/no-todo.mjs", "no-todo"]) {
+      const run = returnlint(["explain", name], { cwd: root });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain("# no-todo\n\nThe summary has no TODO.\n");
+      expect(run.stdout).toContain("Docs: https://example.com/no-todo");
+      expect(run.stdout).toMatch(/\| `word` \| string \| `"TODO"` \| The word to look for\. \|/);
+      expect(run.stdout).toContain("- `found`: Summary says {word}");
+    }
+  });
+
+  it("an unknown rule is exit 2 with the nearest name; no rule is a usage error", () => {
+    const typo = returnlint(["explain", "sesion-id"], { cwd: project({}) });
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toBe('returnlint: Unknown rule "sesion-id" (did you mean "session-id"?). "returnlint rules" lists the rules.\n');
+    const none = returnlint(["explain"], { cwd: project({}) });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('Name the rule to explain: "returnlint explain artifacts"');
+  });
+});
+
+describe("returnlint print-config", () => {
+  const config = {
+    preset: "v7",
+    rules: { "summary-length": ["warn", { maxChars: 200 }] },
+    commands: { research: { preset: "metadata-file", rules: { "summary-length": "error", "error-details": "off" } } },
+  };
+
+  it("prints the preset, format and each rule's severity, merged options and source for one command", () => {
+    const root = project({ "returnlint.config.json": config });
+    const run = returnlint(["print-config", "--command", "research"], { cwd: root });
+    expect(run.status).toBe(0);
+    const printed = JSON.parse(run.stdout) as { config: string; command: string; preset: string; format: string; rules: Record<string, { severity: string; options: Record<string, unknown>; source: string }> };
+    expect(printed).toMatchObject({ config: path.join(root, "returnlint.config.json"), command: "research", preset: "metadata-file", format: "metadata-file" });
+    expect(printed.rules["summary-length"]).toEqual({ severity: "error", options: { maxChars: 200 }, source: "@returnlint/rule-summary-length" });
+    expect(printed.rules["error-details"]).toBeUndefined();
+    expect(Object.keys(printed.rules)[0]).toBe("json-structure");
+  });
+
+  it("a command the config does not list gets the top-level preset and rules, and says so", () => {
+    const printed = JSON.parse(returnlint(["print-config", "--command", "plan"], { cwd: project({ "returnlint.config.json": config }) }).stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({ preset: "v7", format: "v7", note: "the config has no commands.plan entry: its top-level preset and rules apply" });
+    expect((printed.rules as Record<string, unknown>)["summary-length"]).toEqual({ severity: "warn", options: { maxChars: 200 }, source: "@returnlint/rule-summary-length" });
+  });
+
+  it("with the auto preset it gives the rules for each format", () => {
+    const printed = JSON.parse(returnlint(["print-config"], { cwd: project({}) }).stdout) as { preset: string; formats: Record<string, { format: string; rules: Record<string, { options: Record<string, unknown> }> }> };
+    expect(printed.preset).toBe("auto");
+    expect(Object.keys(printed.formats)).toEqual(["v5", "v7", "metadata-file"]);
+    expect(printed.formats.v5?.rules["session-id"]?.options).toEqual({ field: "session_id" });
+    expect(printed.formats.v7?.rules["session-id"]?.options).toEqual({ field: "metadata.session_id" });
+  });
+});
+
+describe("returnlint init", () => {
+  it("off a terminal asks nothing: metadata-file when specs/ holds metadata files, and the file it writes loads and checks", () => {
+    const root = project({ "specs/1_a/.return-meta.json": research, "specs/1_a/reports/research-001.md": "# Report\n" });
+    const run = returnlint(["init"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(
+      "Wrote returnlint.config.yaml with the metadata-file preset (found specs/1_a/.return-meta.json).\n" +
+        "Next: returnlint check RETURN --command research   (or: returnlint print-config --command research)\n",
+    );
+    const written = readFileSync(path.join(root, "returnlint.config.yaml"), "utf8");
+    expect(written).toMatch(/^preset: metadata-file$/m);
+    expect(written.startsWith("# returnlint configuration")).toBe(true);
+    const checked = returnlint(["check", "--task", "1", "--command", "research", "--session-id", "sess_1"], { cwd: root });
+    expect(checked.stdout).toContain("[INFO] Checking specs/1_a/.return-meta.json: metadata-file return");
+    expect(checked.status).toBe(0);
+    expect(JSON.parse(returnlint(["print-config", "--command", "plan"], { cwd: root }).stdout)).toMatchObject({ preset: "metadata-file" });
+  });
+
+  it("picks v7 for a project without metadata files, and --preset chooses", () => {
+    const plain = project({});
+    expect(returnlint(["init"], { cwd: plain }).stdout).toContain("with the v7 preset (no specs/ folder here: console returns)");
+    const chosen = project({});
+    expect(returnlint(["init", "--preset", "v5"], { cwd: chosen }).stdout).toContain("with the v5 preset (--preset)");
+    expect(readFileSync(path.join(chosen, "returnlint.config.yaml"), "utf8")).toMatch(/^preset: v5$/m);
+  });
+
+  it("never overwrites a config, in any of its forms: exit 2 and the file unchanged", () => {
+    for (const [file, content] of [
+      ["returnlint.config.json", '{ "preset": "v5" }\n'],
+      ["returnlint.config.yaml", "preset: v5\n"],
+      ["package.json", '{ "name": "x", "returnlint": { "preset": "v5" } }\n'],
+    ] as const) {
+      const root = project({ [file]: content });
+      const run = returnlint(["init", "--preset", "v7"], { cwd: root });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/already configures returnlint here; init changes nothing/);
+      expect(readFileSync(path.join(root, file), "utf8")).toBe(content);
+      expect(readdirSync(root)).toEqual([file]);
+    }
+  });
+
+  it("a package.json without a returnlint key is no config; a bad --preset writes nothing", () => {
+    const root = project({ "package.json": '{ "name": "x" }\n' });
+    expect(returnlint(["init"], { cwd: root }).status).toBe(0);
+    expect(existsSync(path.join(root, "returnlint.config.yaml"))).toBe(true);
+    const bad = project({});
+    const run = returnlint(["init", "--preset", "v9"], { cwd: bad });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('returnlint: --preset must be v5, v7 or metadata-file; received "v9".\n');
+    expect(readdirSync(bad)).toEqual([]);
+  });
+});
+
+describe("help", () => {
+  it("every command has --help, and the main help lists them", () => {
+    const main = returnlint(["--help"]);
+    for (const command of ["check", "scan", "hook", "init", "rules", "explain", "print-config"]) {
+      expect(main.stdout).toMatch(new RegExp(`^  ${command}\\b`, "m"));
+      const help = returnlint([command, "--help"]);
+      expect(help.status, command).toBe(0);
+      expect(help.stdout, command).toMatch(new RegExp(`^Usage: returnlint ${command}`));
+    }
+  });
+});
