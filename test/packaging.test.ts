@@ -62,10 +62,11 @@ describe("the published packages, installed with npm outside the workspace", () 
     const script = [
       'const { readFileSync } = require("node:fs");',
       'const { Script } = require("node:vm");',
-      'const { wrap } = require("node:module");',
       `const source = readFileSync(${JSON.stringify(path.join(dist, "cli.cjs"))}, "utf8").replace(/^#!/, "//");`,
       `const cachedData = readFileSync(${JSON.stringify(path.join(dist, "cli.cjs.cache"))});`,
-      "console.log(new Script(wrap(source), { cachedData }).cachedDataRejected);",
+      // The wrapper dist/returnlint.cjs compiles cli.cjs in.
+      "const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\\n});`;",
+      "console.log(new Script(wrapped, { cachedData }).cachedDataRejected);",
     ].join("\n");
     expect(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })).toBe("false\n");
   });

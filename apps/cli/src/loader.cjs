@@ -5,7 +5,6 @@
 // a cache that is missing) it is an ordinary require.
 "use strict";
 const { readFileSync, writeFileSync } = require("node:fs");
-const Module = require("node:module");
 const path = require("node:path");
 const vm = require("node:vm");
 
@@ -26,7 +25,9 @@ if (cachedData === undefined && process.env.RETURNLINT_CODE_CACHE_OUT === undefi
 } else {
   // The bundle starts with a hashbang, which is valid only at the very start of a script.
   const source = readFileSync(file, "utf8").replace(/^#!/, "//");
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  // Node's own CommonJS wrapper, written out: node:module would load the ESM loader's modules too.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+  const script = new vm.Script(wrapped, { filename: file, cachedData });
   // Set only by the build's training run (apps/cli/build.mjs): the cache holds every function that run compiled.
   const out = process.env.RETURNLINT_CODE_CACHE_OUT;
   if (out !== undefined) {
@@ -35,5 +36,6 @@ if (cachedData === undefined && process.env.RETURNLINT_CODE_CACHE_OUT === undefi
     });
   }
   const cliModule = { exports: {}, filename: file, id: file, loaded: false };
-  script.runInThisContext().call(cliModule.exports, cliModule.exports, Module.createRequire(file), cliModule, file, __dirname);
+  // cli.cjs sits beside this file: this module's require resolves its chunks (./chunks/…) the same way.
+  script.runInThisContext().call(cliModule.exports, cliModule.exports, require, cliModule, file, __dirname);
 }
