@@ -143,6 +143,15 @@ describe("RuleTester", () => {
     expect(results["word > valid > second"]).toBe("duplicate valid case: second");
   });
 
+  it("fails one case, not the file, when an input is nested deeper than JSON.stringify goes", async () => {
+    let deep: Record<string, unknown> = { status: "ok" };
+    for (let depth = 0; depth < 100_000; depth += 1) deep = { nested: deep };
+    const tests = collect(wordRule(), { valid: [{ name: "deep", input: deep }, { name: "plain", input: { status: "ok", summary: "s" } }] });
+    const results = await outcomes(tests);
+    expect(results["word > valid > deep"]).toMatch(/^the case cannot be serialised with JSON\.stringify \(Maximum call stack size exceeded\); give its input as a JSON string$/);
+    expect(results["word > valid > plain"]).toBeUndefined();
+  });
+
   it("does not call cases duplicates when only the agent differs", async () => {
     const results = await outcomes(collect(wordRule(), { valid: [{ input: { status: "ok" }, agent: "a", name: "a" }, { input: { status: "ok" }, agent: "b", name: "b" }] }));
     expect(results).toEqual({ "word > has a valid options schema that accepts its default options": undefined, "word > valid > a": undefined, "word > valid > b": undefined });

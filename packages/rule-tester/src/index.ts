@@ -89,8 +89,19 @@ export class RuleTester {
       for (const [kind, list] of [["valid", cases.valid], ["invalid", cases.invalid]] as const) {
         describe(kind, () => {
           for (const testCase of list) {
-            const key = caseKey(testCase);
-            const title = testCase.name ?? (typeof testCase.input === "string" ? testCase.input : JSON.stringify(testCase.input));
+            let key: string;
+            let title: string;
+            try {
+              key = caseKey(testCase);
+              title = testCase.name ?? (typeof testCase.input === "string" ? testCase.input : JSON.stringify(testCase.input));
+            } catch (error) {
+              // A value nested deeper than JSON.stringify can go: one failing case, not a crashed file.
+              const reason = error instanceof Error ? error.message : String(error);
+              it(testCase.name ?? `${kind} case that cannot be serialised`, () => {
+                throw new RuleTesterError(`the case cannot be serialised with JSON.stringify (${reason}); give its input as a JSON string`);
+              });
+              continue;
+            }
             const duplicate = seen.has(key);
             seen.add(key);
             it(title.slice(0, 120), async () => {
