@@ -49,6 +49,8 @@ export interface ReplayRecord {
   /** Paths that were not recreated under the root, and why. */
   readonly skipped: readonly { readonly path: string; readonly reason: string }[];
   readonly expectations: Expectations;
+  /** With no config and no preset: the format detected when read from its path, whether the verdict matched the preset's, and the format from the content alone. */
+  readonly detection: { readonly fromPath: string; readonly sameVerdict: boolean; readonly contentOnly: string };
 }
 
 export interface ReplayRun {
@@ -88,8 +90,10 @@ export interface CorpusSummary {
   readonly byRule: ReadonlyMap<string, ReadonlyMap<string, MessageCounts>>;
   readonly warnings: ReadonlyMap<string, ReadonlyMap<string, MessageCounts>>;
   readonly statuses: ReadonlyMap<string, StatusCounts>;
+  /** Metadata files by the format detected from their content alone. */
+  readonly detection: ReadonlyMap<string, number>;
   readonly skippedPaths: readonly ReplayRecord[];
-  readonly invariants: readonly [InvariantResult, InvariantResult, InvariantResult];
+  readonly invariants: readonly [InvariantResult, InvariantResult, InvariantResult, InvariantResult];
   readonly ok: boolean;
 }
 

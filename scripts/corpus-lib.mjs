@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadReturnlintConfig, validate } from "../apps/cli/dist/index.js";
+import { detectFormat } from "../packages/core/dist/index.js";
 
 export const PRESET = "metadata-file";
 
@@ -173,6 +174,8 @@ export async function replayCorpus(corpusDir, { concurrency = 16 } = {}) {
   const parent = await mkdtemp(path.join(tmpdir(), "returnlint-corpus-"));
   try {
     const config = await loadReturnlintConfig({ cwd: parent, preset: PRESET });
+    // No config and no preset, as a new user runs `returnlint check specs/N_x/.return-meta.json`: the format is detected.
+    const auto = await loadReturnlintConfig({ cwd: parent });
     const records = new Array(index.length);
     let next = 0;
     const worker = async () => {
@@ -189,6 +192,7 @@ export async function replayCorpus(corpusDir, { concurrency = 16 } = {}) {
         try {
           const skipped = await materialize(root, entry, text);
           const report = await validate(text, { config, preset: PRESET, command, root });
+          const detected = await validate(text, { config: auto, command, root, fromFile: true, source: entry.path });
           records[position] = {
             file: entry.file,
             path: entry.path,
@@ -200,6 +204,11 @@ export async function replayCorpus(corpusDir, { concurrency = 16 } = {}) {
             problems: report.results.filter((result) => result.level === "fail" || result.level === "warn"),
             skipped,
             expectations: expectationsFor(entry, value),
+            detection: {
+              fromPath: detected.format,
+              sameVerdict: detected.ok === report.ok && detected.errorCount === report.errorCount,
+              contentOnly: detectFormat(value).format,
+            },
           };
         } finally {
           await rm(root, { recursive: true, force: true });
@@ -269,7 +278,16 @@ export function summarize(run) {
     ),
     invariant("b", "success returns with no artifacts FAIL", (record) => record.expectations.mustFailNoArtifacts, false),
     invariant("c", "returns that follow the metadata-file schema, all artifacts present, PASS", (record) => record.expectations.mustPass, true),
+    {
+      id: "d",
+      title: "with no config, a .return-meta.json read from its path is a metadata file, with the verdict of the metadata-file preset",
+      checked: records.filter(isMetadataFile).length,
+      violations: records.filter((record) => isMetadataFile(record) && (record.detection.fromPath !== PRESET || !record.detection.sameVerdict)),
+      exempt: [],
+    },
   ];
+  const detection = new Map();
+  for (const record of records) if (isMetadataFile(record)) increment(detection, record.detection.contentOnly);
   return {
     corpusDir: run.corpusDir,
     elapsedMs: run.elapsedMs,
@@ -279,10 +297,16 @@ export function summarize(run) {
     byRule,
     warnings,
     statuses,
+    detection,
     skippedPaths: records.filter((record) => record.skipped.length > 0),
     invariants,
     ok: invariants.every((result) => result.violations.length === 0),
   };
+}
+
+/** The index holds a few sibling names (`.spawn-return.json`): detection by path applies to `.return-meta.json` only. */
+function isMetadataFile(record) {
+  return path.basename(record.path) === ".return-meta.json";
 }
 
 function table(rows, indent = "  ") {
@@ -363,6 +387,11 @@ export function formatSummary(summary) {
       ]),
     ]),
   ];
+  lines.push(
+    "",
+    "Format detected from the content alone (no path: a metadata file piped to standard input)",
+    ...table([["format", "returns"], ...sortedByCount(summary.detection, (count) => count)]),
+  );
   if (summary.skippedPaths.length > 0) {
     lines.push("", `Present artifact paths that could not be recreated under the root: ${summary.skippedPaths.length} returns`);
     for (const record of summary.skippedPaths) {

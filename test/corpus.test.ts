@@ -26,12 +26,23 @@ const CORPUS = resolveCorpusDir(REPO);
 const SESSION = { session_id: "sess_1768788507_c30ebc", agent_type: "general-research-agent", delegation_depth: 1, delegation_path: ["orchestrator", "research"] };
 
 function record(overrides: Partial<ReplayRecord> & Pick<ReplayRecord, "ok" | "expectations">): ReplayRecord {
-  return { file: "x.json", path: "specs/1_x/.return-meta.json", status: "researched", command: "research", errorCount: 0, warningCount: 0, problems: [], skipped: [], ...overrides };
+  return {
+    file: "x.json",
+    path: "specs/1_x/.return-meta.json",
+    status: "researched",
+    command: "research",
+    errorCount: 0,
+    warningCount: 0,
+    problems: [],
+    skipped: [],
+    detection: { fromPath: "metadata-file", sameVerdict: true, contentOnly: "metadata-file" },
+    ...overrides,
+  };
 }
 
 const NO_EXPECTATIONS = { badPaths: [], artifactsChecked: true, mustFailBadPath: false, exemptBadPath: false, mustFailNoArtifacts: false, mustPass: false };
 
-function violationsOf(summary: CorpusSummary, id: "a" | "b" | "c"): readonly ReplayRecord[] {
+function violationsOf(summary: CorpusSummary, id: "a" | "b" | "c" | "d"): readonly ReplayRecord[] {
   const result = summary.invariants.find((invariant) => invariant.id === id);
   if (result === undefined) throw new Error(`no invariant ${id}`);
   return result.violations;
@@ -86,14 +97,16 @@ describe("corpus replay: what each return is expected to get", () => {
         record({ file: "good-failed.json", ok: false, expectations: { ...NO_EXPECTATIONS, mustPass: true } }),
         record({ file: "phantom-failed.json", ok: false, expectations: { ...NO_EXPECTATIONS, mustFailBadPath: true, mustFailNoArtifacts: true } }),
         record({ file: "good-passed.json", ok: true, expectations: { ...NO_EXPECTATIONS, mustPass: true } }),
+        record({ file: "misdetected.json", ok: false, expectations: NO_EXPECTATIONS, detection: { fromPath: "v5", sameVerdict: false, contentOnly: "v5" } }),
       ],
     };
     const summary = summarize(run);
     expect(summary.ok).toBe(false);
-    expect([summary.passed, summary.failed]).toEqual([3, 2]);
+    expect([summary.passed, summary.failed]).toEqual([3, 3]);
     expect(violationsOf(summary, "a").map((r) => r.file)).toEqual(["phantom-passed.json"]);
     expect(violationsOf(summary, "b").map((r) => r.file)).toEqual(["empty-passed.json"]);
     expect(violationsOf(summary, "c").map((r) => r.file)).toEqual(["good-failed.json"]);
+    expect(violationsOf(summary, "d").map((r) => r.file)).toEqual(["misdetected.json"]);
     expect(formatSummary(summary)).toContain("good-failed.json");
   });
 });
@@ -157,12 +170,15 @@ const available = corpusExists(CORPUS);
 
 describe.skipIf(!available)(available ? `the shared corpus (${CORPUS})` : `the shared corpus: skipped, no INDEX.jsonl at ${CORPUS} (set RETURNLINT_CORPUS)`, () => {
   let summary: CorpusSummary;
+  let records: readonly ReplayRecord[] = [];
   let indexed = 0;
 
   beforeAll(async () => {
     indexed = (await readIndex(CORPUS)).length;
-    summary = summarize(await replayCorpus(CORPUS));
-  }, 60_000);
+    const run = await replayCorpus(CORPUS);
+    records = run.records;
+    summary = summarize(run);
+  }, 120_000);
 
   it("replays every indexed return", () => {
     expect(summary.total).toBe(indexed);
@@ -182,5 +198,17 @@ describe.skipIf(!available)(available ? `the shared corpus (${CORPUS})` : `the s
   it("(c) passes every return that follows the metadata-file schema with all artifacts present", () => {
     expect(summary.invariants[2].checked).toBeGreaterThan(0);
     expect(violationsOf(summary, "c").map(describeRecord)).toEqual([]);
+  });
+
+  it("(d) with no config, reads every .return-meta.json from its path as a metadata file, with the preset's verdict", () => {
+    expect(summary.invariants[3].checked).toBeGreaterThan(2000);
+    expect(violationsOf(summary, "d").map(describeRecord)).toEqual([]);
+  });
+
+  it("detects a metadata file from its content alone for all but a few, and never a contextual status as v5", () => {
+    const misread = [...summary.detection].filter(([format]) => format !== "metadata-file").reduce((sum, [, count]) => sum + count, 0);
+    expect(misread / summary.invariants[3].checked).toBeLessThan(0.02);
+    const contextual = new Set(["researched", "planned", "implemented", "in_progress"]);
+    expect(records.filter((one) => typeof one.status === "string" && contextual.has(one.status) && one.detection.contentOnly !== "metadata-file").map((one) => one.file)).toEqual([]);
   });
 });

@@ -33,19 +33,55 @@ export function successStatuses(command: string | null): readonly string[] {
   return contextual === undefined ? ["completed", ...CONTEXTUAL_SUCCESS] : ["completed", contextual];
 }
 
+/** Why `auto` chose a format: one clause, printed in the transcript. */
+export interface Detection {
+  readonly format: FormatName;
+  readonly reason: string;
+}
+
+/** Statuses only the legacy vocabulary has: a return that uses one is a console return (v5 or v7). */
+const LEGACY_ONLY: readonly string[] = ["completed"];
+
+/** Fields return-metadata-file.md defines and the console formats do not. */
+const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at"] as const;
+
 /**
- * Which format one return is written in, from its shape alone (like Spectral's `formats`):
- * a top-level `session_id` is v5; a contextual or early-metadata status, or no summary
- * beside a `metadata` object, is the metadata file; anything else is v7.
+ * Which format one return is written in (like Spectral's `formats`), and why,
+ * from the evidence in this order:
+ *
+ * 1. it was read from a metadata file (`.return-meta.json`, `check --task`, `scan`): metadata-file;
+ * 2. a contextual or early-metadata status (researched, planned, implemented, in_progress),
+ *    which only the metadata-file vocabulary has: metadata-file, never v5;
+ * 3. a status only the legacy vocabulary has (`completed`): v5 with a top-level
+ *    `session_id`, else v7, even when `summary` is missing (a console return that forgot it);
+ * 4. a field only the metadata-file schema has (`partial_progress`, `completion_data`,
+ *    `started_at`): metadata-file;
+ * 5. no `summary` beside a `metadata` object: metadata-file (the only format where summary
+ *    is optional);
+ * 6. a top-level `session_id` (and none under `metadata`): v5;
+ * 7. anything else: v7.
+ *
+ * `source` names the metadata file the return was read from, when it was.
  */
-export function detectFormat(value: unknown): FormatName {
-  if (!isObject(value)) return "v7";
+export function detectFormat(value: unknown, source?: string): Detection {
+  if (source !== undefined) return { format: "metadata-file", reason: `read from ${source}` };
+  if (!isObject(value)) return { format: "v7", reason: "not a JSON object, checked as a console return" };
   const metadata = value.metadata;
-  if ("session_id" in value && !(isObject(metadata) && "session_id" in metadata)) return "v5";
+  const topLevelSession = "session_id" in value && !(isObject(metadata) && "session_id" in metadata);
   const status = value.status;
   if (typeof status === "string" && (status === IN_PROGRESS || (CONTEXTUAL_SUCCESS as readonly string[]).includes(status))) {
-    return "metadata-file";
+    return { format: "metadata-file", reason: `status "${status}" is contextual` };
   }
-  if (!("summary" in value) && isObject(metadata)) return "metadata-file";
-  return "v7";
+  if (typeof status === "string" && LEGACY_ONLY.includes(status)) {
+    return topLevelSession
+      ? { format: "v5", reason: `status "${status}" is legacy and session_id is at the top level` }
+      : { format: "v7", reason: `status "${status}" is legacy` };
+  }
+  const own = METADATA_FILE_FIELDS.find((field) => field in value);
+  if (own !== undefined) return { format: "metadata-file", reason: `it has ${own}, which only metadata files carry` };
+  if (!("summary" in value) && isObject(metadata)) {
+    return { format: "metadata-file", reason: "no summary, which only metadata files may omit" };
+  }
+  if (topLevelSession) return { format: "v5", reason: "session_id is at the top level" };
+  return { format: "v7", reason: "nothing marks it as v5 or a metadata file" };
 }

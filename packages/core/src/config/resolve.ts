@@ -8,7 +8,7 @@ import { isObject, jsonType, preview } from "../pointer.js";
 import type { ConfiguredRule } from "../runner.js";
 import { closest } from "../suggest.js";
 import type { AnyRule, FormatName, Severity } from "../types.js";
-import { detectFormat } from "../vocabulary.js";
+import { detectFormat, type Detection } from "../vocabulary.js";
 import { importFile } from "./import-file.js";
 import { findConfig, readConfig } from "./load.js";
 import { describeAjvError, displayPath } from "./problems.js";
@@ -435,12 +435,16 @@ export interface RulesForInput {
   readonly preset?: string;
   /** The parsed return, for `auto`. */
   readonly value: unknown;
+  /** The metadata file the return was read from, if it was one: `auto` then needs no other evidence. */
+  readonly source?: string;
 }
 
 export interface ResolvedRules {
   readonly format: FormatName;
   readonly preset: string;
   readonly rules: readonly ConfiguredRule[];
+  /** With the preset `auto`: the format detected for this return, and why. */
+  readonly detection?: Detection;
 }
 
 /** Per config, the resolution of each (command, preset, detected format): scan and the API resolve it once, not per return. */
@@ -450,7 +454,8 @@ const resolved = new WeakMap<LoadedConfig, Map<string, ResolvedRules>>();
 export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRules {
   const command: CommandConfig | undefined = input.command === null ? undefined : loaded.config.commands?.[input.command];
   const presetName = input.preset ?? command?.preset ?? loaded.config.preset ?? "auto";
-  const format = presetName === "auto" ? detectFormat(input.value) : undefined;
+  const detection = presetName === "auto" ? detectFormat(input.value, input.source) : undefined;
+  const format = detection?.format;
   const key = `${input.command ?? ""}\0${presetName}\0${format ?? ""}`;
   let cache = resolved.get(loaded);
   if (cache === undefined) {
@@ -462,7 +467,7 @@ export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRu
     result = resolveRules(loaded, command, presetName, format);
     cache.set(key, result);
   }
-  return result;
+  return detection === undefined ? result : { ...result, detection };
 }
 
 function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, presetName: string, format: FormatName | undefined): ResolvedRules {
