@@ -19,6 +19,10 @@ new RuleTester({ describe, it }).run(rule, {
     },
     { name: 'a meta task that changed no .claude/ file says "none"', input: implemented({ completion_summary: summary, claudemd_suggestions: "none" }), expected: meta },
     { name: "a non-meta task needs no claudemd_suggestions", input: implemented({ completion_summary: summary }), expected: { taskType: "general" } },
+    // The seed requires claudemd_suggestions for meta tasks only: what other tasks write there is theirs.
+    { name: 'an empty claudemd_suggestions on a task of unknown type', input: implemented({ completion_summary: summary, claudemd_suggestions: "" }) },
+    { name: "an empty claudemd_suggestions on a non-meta task", input: implemented({ completion_summary: summary, claudemd_suggestions: "" }), expected: { taskType: "lean" } },
+    { name: "a mistyped claudemd_suggestions on a non-meta task", input: implemented({ completion_summary: summary, claudemd_suggestions: false }), expected: { taskType: "general" } },
     { name: "an empty roadmap list", input: implemented({ completion_summary: summary, roadmap_items: [] }) },
     ...["researched", "planned", "partial", "failed", "blocked", "in_progress", "completed"].map((status) => ({
       name: `${status} needs no completion data`,
@@ -59,8 +63,9 @@ new RuleTester({ describe, it }).run(rule, {
       errors: [{ messageId: "invalidClaudemdSuggestions", pointer: "/completion_data/claudemd_suggestions" }],
     },
     {
-      name: "a mistyped claudemd_suggestions is wrong even on a non-meta task",
+      name: "a mistyped claudemd_suggestions on a meta task",
       input: implemented({ completion_summary: summary, claudemd_suggestions: false }),
+      expected: meta,
       errors: [{ messageId: "invalidClaudemdSuggestions", message: "received boolean false" }],
     },
     {

@@ -86,12 +86,10 @@ export default defineRule<Record<string, never>>({
     if (summary === undefined) problem("missingSummary", {}, "completion_summary");
     else if (!isFilled(summary)) problem("invalidSummary", { received: received(summary) }, "completion_summary");
 
+    // The seed requires claudemd_suggestions of meta tasks only: for any other (or an unknown) task it is not checked.
     const suggestions = data.claudemd_suggestions;
-    if (suggestions === undefined) {
-      if (meta) problem("missingClaudemdSuggestions", {}, "claudemd_suggestions");
-    } else if (!isFilled(suggestions)) {
-      problem("invalidClaudemdSuggestions", { received: received(suggestions) }, "claudemd_suggestions");
-    }
+    if (meta && suggestions === undefined) problem("missingClaudemdSuggestions", {}, "claudemd_suggestions");
+    else if (meta && !isFilled(suggestions)) problem("invalidClaudemdSuggestions", { received: received(suggestions) }, "claudemd_suggestions");
 
     const roadmap = data.roadmap_items;
     if (Array.isArray(roadmap)) {
@@ -103,7 +101,7 @@ export default defineRule<Record<string, never>>({
     }
 
     if (problems === 0) {
-      const fields = ["completion_summary", ...(typeof suggestions === "string" ? ["claudemd_suggestions"] : []), ...(Array.isArray(roadmap) ? [`${String(roadmap.length)} roadmap item(s)`] : [])];
+      const fields = ["completion_summary", ...(meta ? ["claudemd_suggestions"] : []), ...(Array.isArray(roadmap) ? [`${String(roadmap.length)} roadmap item(s)`] : [])];
       context.pass({ messageId: "complete", data: { fields: fields.join(", ") } });
     }
   },

@@ -22,6 +22,8 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "younger than the limit", input: early(), expected: { now, staleAfterSeconds: 3600 } },
     { name: "exactly at the limit is not yet stale", input: early(), expected: { now, staleAfterSeconds: 720 } },
     { name: "no started_at and no limit", input: early({ started_at: undefined }), expected: { now } },
+    { name: "an orchestrator polling early metadata (no command) is told, not failed", input: early(), expected: { now, task: "259" } },
+    { name: "failAtGate: false keeps a gate's in_progress an [INFO] line", input: early(), command: "research", options: { failAtGate: false }, expected: { now } },
     { name: "a start in the future is not stale", input: early({ started_at: "2026-01-28T11:00:00Z" }), expected: tenMinutes },
     ...["researched", "planned", "implemented", "partial", "failed", "blocked", "completed"].map((status) => ({
       name: `${status} is not early metadata`,
@@ -71,11 +73,33 @@ new RuleTester({ describe, it }).run(rule, {
       errors: [{ messageId: "ageUnknown", message: 'started_at is not an ISO 8601 timestamp (received string "yesterday afternoon")' }],
     },
     { name: "a limit and an impossible date", input: early({ started_at: "2026-13-45T10:30:00Z" }), expected: tenMinutes, errors: [{ messageId: "ageUnknown", message: "not an ISO 8601 timestamp" }] },
+    {
+      name: "at a postflight gate (a command), in_progress is not a pass",
+      input: early(),
+      command: "research",
+      expected: { now, task: "259" },
+      errors: [
+        {
+          messageId: "notFinished",
+          pointer: "/status",
+          message: "Agent has not finished: status is in_progress at the /research postflight gate, started 12 minutes ago",
+          detail: 'early metadata is not a result; last progress at stage "searches_completed"',
+        },
+      ],
+    },
+    {
+      name: "at a gate, with no started_at",
+      input: early({ started_at: undefined }),
+      command: "implement",
+      expected: { now },
+      errors: [{ messageId: "notFinished", message: "started at an unknown time (the return has no started_at)" }],
+    },
+    { name: "at a gate and stale: stale says more", input: early(), command: "research", expected: tenMinutes, errors: [{ messageId: "stale" }] },
     { name: "a limit and a numeric started_at", input: early({ started_at: 1769596200 }), expected: tenMinutes, errors: [{ messageId: "ageUnknown", message: "received number 1769596200" }] },
   ],
 });
 
-async function run(input: unknown, expected: Expected, command: string | null = "research") {
+async function run(input: unknown, expected: Expected, command: string | null = "research", options = { failAtGate: false }) {
   const text = JSON.stringify(input);
   const report = await runRules({
     text,
@@ -83,7 +107,7 @@ async function run(input: unknown, expected: Expected, command: string | null = 
     command,
     format: "metadata-file",
     expected,
-    rules: [{ rule, severity: "error", options: {}, source: "test" }],
+    rules: [{ rule, severity: "error", options, source: "test" }],
     files: createFileView(tmpdir()),
   });
   return report.results.map(({ level, message, detail, recommendation }) => ({ level, message, detail, recommendation }));
@@ -123,6 +147,16 @@ describe("early-metadata: an interrupted agent that is not stale is an [INFO] li
     const [result] = await run(input, { now }, null);
     expect(result?.detail).toContain(progressText);
     expect(result?.recommendation).toBe(`Resume the task with the same command so that lean-research-agent continues from ${from}`);
+  });
+
+  it("at a gate, recommends resuming instead of postflight", async () => {
+    const [result] = await run(early(), { now, task: "259" }, "research", { failAtGate: true });
+    expect(result).toEqual({
+      level: "fail",
+      message: "Agent has not finished: status is in_progress at the /research postflight gate, started 12 minutes ago",
+      detail: 'Error: early metadata is not a result; last progress at stage "searches_completed": Completed 3 searches, found 5 theorems. Starting synthesis.',
+      recommendation: 'Do not run postflight: resume the task with /research 259 so that lean-research-agent continues from stage "searches_completed"',
+    });
   });
 
   it("uses the real clock when none is given", async () => {

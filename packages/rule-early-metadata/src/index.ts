@@ -37,15 +37,37 @@ function progressOf(progress: unknown): { progress: string; from: string } {
   return { progress: `last progress at ${named}${phases}${said}`, from: named };
 }
 
+interface Options {
+  /** With a command (a postflight gate: `--command`, the hook), an in_progress return fails. */
+  failAtGate: boolean;
+}
+
 /** return-metadata-file.md, early metadata: `in_progress` at validation time means the agent never finished. */
-export default defineRule<Record<string, never>>({
+export default defineRule<Options>({
   id: "early-metadata",
   meta: {
-    description: "An in_progress return means the agent was interrupted: says where it stopped and how long ago, and fails once it is stale (--stale-after).",
+    description:
+      "An in_progress return means the agent was interrupted: says where it stopped and how long ago; fails at a postflight gate (--command) and once it is stale (--stale-after).",
     docs: docsUrl("early-metadata"),
-    schema: { type: "object", additionalProperties: false },
-    defaultOptions: {},
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        failAtGate: {
+          type: "boolean",
+          description:
+            "With a command (`--command`, or the hook's), the check is a postflight gate and an `in_progress` return fails (`notFinished`); without one (an orchestrator polling early metadata) it is an `[INFO]` line. `false`: an `[INFO]` line at a gate too.",
+        },
+      },
+      required: ["failAtGate"],
+    },
+    defaultOptions: { failAtGate: true },
     messages: {
+      notFinished: {
+        text: "Agent has not finished: status is in_progress at the /{command} postflight gate, started {ago}",
+        detail: "Error: early metadata is not a result; {progress}",
+        recommendation: "Do not run postflight: resume the task with {resume} so that {agent} continues from {from}",
+      },
       interrupted: {
         text: "Agent was interrupted before finishing: status is in_progress, started {ago}",
         detail: "Note: {progress}",
@@ -72,11 +94,15 @@ export default defineRule<Record<string, never>>({
     const start = startOf(value.started_at);
     const limit = expected.staleAfterSeconds;
 
+    const gate = context.command !== null && context.options.failAtGate;
     if ("unknown" in start) {
-      if (limit === undefined) {
-        context.info({ messageId: "interrupted", data: { ago: `at an unknown time (${start.unknown})`, progress, resume, from }, pointer: "/status" });
-      } else {
+      const ago = `at an unknown time (${start.unknown})`;
+      if (limit !== undefined) {
         context.report({ messageId: "ageUnknown", data: { unknown: start.unknown, limit: humanDuration(limit), progress, resume }, pointer: "/started_at" });
+      } else if (gate) {
+        context.report({ messageId: "notFinished", data: { ago, progress, resume, from }, pointer: "/status" });
+      } else {
+        context.info({ messageId: "interrupted", data: { ago, progress, resume, from }, pointer: "/status" });
       }
       return;
     }
@@ -87,6 +113,7 @@ export default defineRule<Record<string, never>>({
       context.report({ messageId: "stale", data, pointer: "/started_at" });
       return;
     }
-    context.info({ messageId: "interrupted", data: { ago, progress, resume, from }, pointer: "/status" });
+    if (gate) context.report({ messageId: "notFinished", data: { ago, progress, resume, from }, pointer: "/status" });
+    else context.info({ messageId: "interrupted", data: { ago, progress, resume, from }, pointer: "/status" });
   },
 });

@@ -1,4 +1,8 @@
 import { defineRule, type AnyRule, type RuleContext, type RuleMeta } from "@returnlint/core";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { RuleTester, type InvalidCase, type ValidCase } from "./index.js";
 
@@ -114,6 +118,12 @@ describe("RuleTester", () => {
     });
     const results = await outcomes(collect(rule, { valid: VALID }));
     expect(results['word > valid > {"status":"ok"}']).toBe('message "checked" left placeholder {what} unfilled');
+  });
+
+  it("fails on an unfilled placeholder in a reask line", async () => {
+    const rule = wordRule({ meta: { messages: { badStatus: { text: "Status is {status}", reask: 'set "status" to something other than {wrod}' } } } });
+    const results = await outcomes(collect(rule, { invalid: [{ input: { status: "bad" }, errors: [{ messageId: "badStatus" }] }] }));
+    expect(results['word > invalid > {"status":"bad"}']).toBe('message "badStatus" left placeholder {wrod} unfilled');
   });
 
   it("fails on an invalid case that reports nothing", async () => {
@@ -237,6 +247,34 @@ describe("RuleTester", () => {
     );
     expect(Object.values(results)).toEqual([undefined, undefined, undefined]);
   });
+
+  it("runs in vitest with an empty valid (or invalid) table: the file passes, with the cases it has", () => {
+    const folder = mkdtempSync(path.join(fileURLToPath(new URL("..", import.meta.url)), ".vitest-"));
+    try {
+      writeFileSync(
+        path.join(folder, "empty.test.mjs"),
+        [
+          'import { describe, it } from "vitest";',
+          'import { RuleTester } from "../dist/index.js";',
+          "const rule = {",
+          '  id: "no-bad",',
+          '  meta: { description: "d", docs: "https://example.com", schema: { type: "object" }, defaultOptions: {}, messages: { bad: { text: "bad" } } },',
+          '  check(context) { if (context.value.status === "bad") context.report({ messageId: "bad" }); },',
+          "};",
+          'new RuleTester({ describe, it }).run(rule, { valid: [], invalid: [{ input: { status: "bad" }, errors: [{ messageId: "bad" }] }] });',
+          'new RuleTester({ describe, it }).run({ ...rule, id: "only-valid" }, { valid: [{ input: { status: "ok" } }], invalid: [] });',
+          "",
+        ].join("\n"),
+      );
+      const vitest = fileURLToPath(import.meta.resolve("vitest/package.json")).replace(/package\.json$/, "vitest.mjs");
+      const run = spawnSync(process.execPath, [vitest, "run", "--root", folder, "--reporter", "verbose"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1", CI: "1" }, timeout: 60_000 });
+      expect(run.stderr + run.stdout).not.toContain("No test found");
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/Tests +4 passed \(4\)/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("needs describe and it from somewhere", () => {
     expect(() => new RuleTester()).toThrow("RuleTester needs describe and it");
