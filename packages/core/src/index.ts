@@ -14,6 +14,7 @@ export {
   NON_SUCCESS_STATUSES,
   SUCCESS_WORDS,
   detectFormat,
+  type Detection,
   isSuccessLike,
   successStatuses,
 } from "./vocabulary.js";
@@ -32,5 +33,5 @@ export {
   type ResolvedRules,
 } from "./config/resolve.js";
 export type { PrecompiledValidators, SchemaValidator } from "./config/validators.js";
-export { configSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
+export { configSchema, editorSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
 export { docsUrl, OPTIONS_END, OPTIONS_START, renderOptionsTable, withOptionsTable } from "./docs.js";

@@ -257,6 +257,7 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
   const result: Writable<Result> = { ruleId: rule.id, level, messageId: descriptor.messageId, message: fillTemplate(spec.text, data) };
   if (spec.detail !== undefined) result.detail = fillTemplate(spec.detail, data);
   if (spec.recommendation !== undefined) result.recommendation = fillTemplate(spec.recommendation, data);
+  if (spec.reask !== undefined) result.reask = fillTemplate(spec.reask, data);
   if (descriptor.pointer !== undefined) result.pointer = descriptor.pointer;
   return result;
 }

@@ -24,6 +24,13 @@ export interface MessageSpec {
   readonly text: string;
   readonly detail?: string;
   readonly recommendation?: string;
+  /**
+   * What the subagent itself should change, addressed to it (`--format reask`, the Claude Code
+   * hook's block reason): one imperative clause with no other context needed, e.g.
+   * `"summary" mentions {word}; replace it with what you did`. A template like the others.
+   * Without it, returnlint words one from `detail` and `recommendation`.
+   */
+  readonly reask?: string;
 }
 
 export interface RuleMeta<Options> {
@@ -141,10 +148,13 @@ export type ParseOutcome =
     })
   | (ParseNotes & {
       readonly ok: false;
-      readonly kind: "empty" | "noReturn" | "syntax" | "trailing";
+      /** `missing`: there was nothing to parse, because the metadata file that should hold the return does not exist. */
+      readonly kind: "empty" | "noReturn" | "syntax" | "trailing" | "missing";
       readonly reason: string;
       readonly line: number;
       readonly column: number;
+      /** For `missing`: the metadata file, as messages show it. */
+      readonly file?: string;
     });
 
 export interface RuleContext<Options> {
@@ -186,6 +196,8 @@ export interface Result {
   readonly message: string;
   readonly detail?: string;
   readonly recommendation?: string;
+  /** The message's `reask` line, filled: what to tell the subagent, when the rule words it itself. */
+  readonly reask?: string;
   readonly pointer?: string;
 }
 

@@ -18,6 +18,11 @@ export default defineRule<Record<string, never>>({
         detail: "Error: Cannot parse return as JSON: the return is empty",
         recommendation,
       },
+      missingFile: {
+        text: "Return metadata file does not exist: {file}",
+        detail: "Error: Subagent finished without writing its return metadata file (or a postflight already consumed it)",
+        recommendation: "Verify {agent} writes {file} (status, artifacts, metadata) before it returns",
+      },
       noReturn: {
         text: "Invalid JSON return from {agent}",
         detail: "Error: The subagent's final message contains no return: no JSON object was found in it",
@@ -54,8 +59,8 @@ export default defineRule<Record<string, never>>({
     const { parse } = context;
     if (parse.invalidUtf8 !== undefined) context.report({ messageId: "invalidUtf8", data: { ...parse.invalidUtf8 } });
     if (!parse.ok) {
-      const messageId = { empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText" }[parse.kind];
-      context.report({ messageId, data: { reason: parse.reason, line: parse.line, column: parse.column } });
+      const messageId = { empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText", missing: "missingFile" }[parse.kind];
+      context.report({ messageId, data: { reason: parse.reason, line: parse.line, column: parse.column, file: parse.file ?? "" } });
       return;
     }
     for (const { pointer, key, count } of parse.duplicateKeys ?? []) {
