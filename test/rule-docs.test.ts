@@ -17,7 +17,7 @@ describe("rule READMEs", () => {
   for (const [id, { rule }] of BUILTIN_RULES) {
     const readme = readFileSync(path.join(REPO, "packages", `rule-${id}`, "README.md"), "utf8");
 
-    it(`${id}: the options table matches the schema (run \`pnpm docs\` when this fails)`, () => {
+    it(`${id}: the options table matches the schema (run \`pnpm docs:rules\` when this fails)`, () => {
       expect(readme).toContain("<!-- options:start");
       expect(withOptionsTable(readme, rule.meta)).toBe(readme);
     });

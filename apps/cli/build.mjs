@@ -19,7 +19,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { configSchema } from "@returnlint/core";
+import { configSchema, editorSchema } from "@returnlint/core";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { build } from "esbuild";
@@ -120,6 +120,12 @@ await Promise.all([
   build({ ...shared, entryPoints: [configModule("options")], outfile: "dist/chunks/config-options.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [configModule("yaml")], outfile: "dist/chunks/config-yaml.cjs", format: "cjs" }),
 ]);
+
+// The config schema for editors, with every built-in rule's options (`returnlint/config.schema.json`;
+// the same document @returnlint/core publishes, which a repository test keeps in step).
+const builtinRules = [];
+for (const name of ruleDependencies) builtinRules.push((await import(name)).default);
+writeFileSync(new URL("config.schema.json", dist), `${JSON.stringify(editorSchema(builtinRules), null, 2)}\n`);
 
 const esmEntry = new URL("returnlint.js", dist);
 writeFileSync(

@@ -5,7 +5,7 @@ export function docsUrl(ruleId: string): string {
   return `https://github.com/returnlint/returnlint/blob/main/packages/rule-${ruleId}/README.md`;
 }
 
-export const OPTIONS_START = "<!-- options:start (generated from the rule's schema by `pnpm docs`) -->";
+export const OPTIONS_START = "<!-- options:start (generated from the rule's schema by `pnpm docs:rules`) -->";
 export const OPTIONS_END = "<!-- options:end -->";
 
 function typeOf(schema: JsonSchema): string {

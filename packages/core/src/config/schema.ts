@@ -1,4 +1,4 @@
-import type { JsonSchema, Severity } from "../types.js";
+import type { AnyRule, JsonSchema, Severity } from "../types.js";
 
 export type RuleEntry = Severity | readonly [Severity] | readonly [Severity, Record<string, unknown>];
 
@@ -80,3 +80,54 @@ export const configSchema: JsonSchema = {
     },
   },
 };
+
+/** The commands whose contextual success status returnlint knows: editors offer them under `commands`. */
+const KNOWN_COMMANDS = ["research", "plan", "revise", "implement"] as const;
+
+/**
+ * The schema published for editors (`@returnlint/core/config.schema.json`): the config's shape,
+ * plus every built-in rule by id, with its description, docs link and its own options schema,
+ * the built-in presets and the seeds' commands, so that an editor completes rule ids, option
+ * names and values. Options are merged over the rule's defaults, so none is required here.
+ * Rules are listed by id, so that the document does not depend on the order they are given in.
+ * Custom rules (packages, ./files) stay allowed as any other key. `pnpm docs:schema` writes it;
+ * a repository test fails when the published file is stale.
+ */
+export function editorSchema(builtins: Iterable<AnyRule>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const rule of [...builtins].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    // Options merge over the defaults, so none is required in a config; an embedded schema keeps no $schema or $id of its own.
+    const options = Object.fromEntries(Object.entries(rule.meta.schema).filter(([key]) => !["required", "$schema", "$id"].includes(key)));
+    properties[rule.id] = {
+      description: `${rule.meta.description} ${rule.meta.docs}`,
+      oneOf: [
+        severity,
+        { type: "array", prefixItems: [severity], minItems: 1, maxItems: 1 },
+        { type: "array", prefixItems: [severity, options], minItems: 2, maxItems: 2 },
+      ],
+    };
+  }
+  const presetName = {
+    ...preset,
+    anyOf: [{ enum: ["v5", "v7", "metadata-file", "auto"] }, { type: "string", minLength: 1 }],
+  };
+  const command = { $ref: "#/$defs/command" };
+  const base = configSchema.properties as Record<string, JsonSchema>;
+  return {
+    ...configSchema,
+    properties: {
+      ...base,
+      preset: { ...presetName, description: "The preset of every command not listed under commands (default: auto)." },
+      rules: { $ref: "#/$defs/rules", description: "Rules applied to every command, after its preset." },
+      commands: {
+        ...base.commands,
+        properties: Object.fromEntries(KNOWN_COMMANDS.map((name) => [name, command])),
+        additionalProperties: command,
+      },
+    },
+    $defs: {
+      rules: { ...rules, properties },
+      command: { type: "object", additionalProperties: false, properties: { preset: presetName, rules: { $ref: "#/$defs/rules" } } },
+    },
+  };
+}
