@@ -39,8 +39,19 @@ export interface ValidateOptions extends ConfigOptions, Expected {
   readonly root?: string;
   /** A config loaded once with `loadReturnlintConfig`, to validate many returns without reloading it. */
   readonly config?: LoadedConfig;
-  /** The input is the content of a metadata file (`.return-meta.json`): validated as it is, not searched for a return. */
+  /**
+   * The input is the content of a metadata file (`.return-meta.json`): validated as it is, not
+   * searched for a return, and in the metadata-file format when the preset is `auto`.
+   */
   readonly fromFile?: boolean;
+  /** The metadata file's path as messages show it (relative to the cwd): what `fromFile` read, or what `missingFile` did not find. */
+  readonly source?: string;
+  /**
+   * The metadata file that should hold the return does not exist (the agent wrote none, or a
+   * postflight consumed it): the input is ignored and the return fails with json-structure's
+   * `missingFile` finding, like any other. Implies `fromFile`.
+   */
+  readonly missingFile?: boolean;
   /** How long one rule may take, in milliseconds (default: $RETURNLINT_RULE_TIMEOUT_MS, else 10 s). */
   readonly ruleTimeoutMs?: number;
   /**
@@ -56,6 +67,8 @@ export interface ValidationReport extends Report {
   readonly preset: string;
   /** Where the return was found in the input: bare JSON, a fenced block, a `<task_result>`, a metadata file, or nowhere. */
   readonly origin: ReturnOrigin;
+  /** With the preset `auto`: why the return was taken to be in its format (`read from specs/…/.return-meta.json`). */
+  readonly formatReason?: string;
 }
 
 /** The precompiled validators keyed by the rule objects they belong to (core's PrecompiledValidators). */
@@ -93,12 +106,15 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
  */
 export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const config = options.config ?? (await loadReturnlintConfig(options));
-  const { text, origin, parse } = locateReturn(stripBom(input), options.fromFile === true);
+  const fromFile = options.fromFile === true || options.missingFile === true;
+  const { text, origin, parse } =
+    options.missingFile === true ? missingReturn(options.source ?? ".return-meta.json") : locateReturn(stripBom(input), fromFile);
   const command = options.command ?? null;
-  const { format, preset, rules } = rulesFor(config, {
+  const { format, preset, rules, detection } = rulesFor(config, {
     command,
     value: parse.ok ? parse.value : undefined,
     ...(options.preset === undefined ? {} : { preset: options.preset }),
+    ...(fromFile ? { source: options.source ?? "a metadata file" } : {}),
   });
   const report = await runRules({
     text,
@@ -110,7 +126,12 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     files: options.files ?? createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
     ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
   });
-  return { ...report, preset, origin };
+  return { ...report, preset, origin, ...(detection === undefined ? {} : { formatReason: detection.reason }) };
+}
+
+/** What json-structure sees when the metadata file is not there. */
+function missingReturn(file: string): { text: string; origin: ReturnOrigin; parse: ParseOutcome } {
+  return { text: "", origin: "file", parse: { ok: false, kind: "missing", file, reason: `no return metadata file at ${file}`, line: 1, column: 1 } };
 }
 
 function ruleTimeoutFromEnv(): number {

@@ -1,6 +1,7 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig, parseArgs } from "node:util";
-import { ReturnlintError, closest } from "@returnlint/core";
+import { COMMAND_SUCCESS, ReturnlintError, closest, type LoadedConfig } from "@returnlint/core";
 import type { ConfigOptions } from "./api.js";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
@@ -91,11 +92,37 @@ export function integerOption(name: string, value: string | undefined): number |
   return Number(value);
 }
 
-/** `--config` and `--preset`, as loadReturnlintConfig takes them. */
+/**
+ * `--config` and `--preset`, as loadReturnlintConfig takes them. `-c` is `--config`
+ * (as in ESLint): a -c that names a command and no file gets a sentence saying so.
+ */
 export function configOptions(cwd: string, values: { readonly config?: string; readonly preset?: string }): ConfigOptions {
+  const config = values.config;
+  if (config !== undefined && Object.hasOwn(COMMAND_SUCCESS, config) && !existsSync(path.resolve(cwd, config))) {
+    throw new ReturnlintError("USAGE", `--config "${config}" is not a file. -c is --config (as in ESLint); to name the command, write --command ${config}.`);
+  }
   return {
     cwd,
-    ...(values.config === undefined ? {} : { configFile: path.resolve(cwd, values.config) }),
+    ...(config === undefined ? {} : { configFile: path.resolve(cwd, config) }),
     ...(values.preset === undefined ? {} : { preset: values.preset }),
   };
+}
+
+/**
+ * `--command NAME`, checked against the commands returnlint knows here: the seeds'
+ * research, plan, revise and implement, the config's `commands` and the commands its
+ * `agents` map to. A misspelt command would silently run another command's rules, so
+ * anything else is a usage error with the nearest name; a command of your own is
+ * made known by listing it under `commands` in the config (`review: {}` is enough).
+ */
+export function knownCommand(config: LoadedConfig, command: string | undefined): string | null {
+  if (command === undefined) return null;
+  const known = [...new Set([...Object.keys(COMMAND_SUCCESS), ...Object.keys(config.config.commands ?? {}), ...Object.values(config.config.agents ?? {})])];
+  if (known.includes(command)) return command;
+  const guess = closest(command, known);
+  const where = config.file === null ? "a returnlint.config.json" : path.basename(config.file);
+  throw new ReturnlintError(
+    "USAGE",
+    `Unknown command "${command}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}. A command of your own needs an entry under "commands" in ${where} (an empty one is enough: "${command}": {}).`,
+  );
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isObject, ReturnlintError } from "@returnlint/core";
 import { findTaskReturn } from "./input.js";
@@ -26,17 +26,12 @@ export function parseTaskList(value: string): string[] {
   return [...tasks];
 }
 
-/** The metadata file of a task; a task directory without one means the agent wrote no return. */
+/**
+ * The metadata file of a task, whether or not it exists: a task directory without
+ * one means the agent wrote no return, which check reports as a finding.
+ */
 export function taskReturnFile(root: string, task: string): string {
-  const file = findTaskReturn(root, task);
-  if (!existsSync(file)) {
-    const relative = path.relative(root, file);
-    throw new ReturnlintError(
-      "RETURN_NOT_FOUND",
-      `Task ${task}: no return metadata file at ${relative}. The agent wrote no return, or a postflight already consumed it.`,
-    );
-  }
-  return file;
+  return findTaskReturn(root, task);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ReturnlintError } from "@returnlint/core";
 import { fstatSync, writeSync } from "node:fs";
 
 /**
@@ -34,4 +35,21 @@ export function writeAll(fd: number, text: string): void {
       else throw error;
     }
   }
+}
+
+/**
+ * Whether to colour what goes to standard output, the way linters decide it:
+ * `--color` or `--no-color` first; then FORCE_COLOR, which (as in Node) turns
+ * colours on for any value but `0` or `false`, even in a pipe and over NO_COLOR;
+ * then what the process found: a terminal, with NO_COLOR unset and TERM not dumb.
+ */
+export function colorWanted(flags: { readonly color?: boolean; readonly "no-color"?: boolean }, env: NodeJS.ProcessEnv, terminal: boolean): boolean {
+  if (flags.color === true && flags["no-color"] === true) {
+    throw new ReturnlintError("USAGE", "--color and --no-color contradict each other: give one.");
+  }
+  if (flags.color === true) return true;
+  if (flags["no-color"] === true) return false;
+  const forced = env.FORCE_COLOR;
+  if (forced !== undefined) return !["0", "false"].includes(forced.trim().toLowerCase());
+  return terminal;
 }

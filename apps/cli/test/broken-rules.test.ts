@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadReturnlintConfig, validate } from "../src/api.js";
@@ -71,6 +71,22 @@ describe("a custom rule that breaks: exit 2 naming the rule, the other rules sti
       { RETURNLINT_RULE_TIMEOUT_MS: "300" },
     );
     expect(elapsed).toBeLessThan(5000);
+  });
+
+  it("is never relayed to the subagent: --format reask leaves it out, and standard error tells the orchestrator", () => {
+    const { root } = projectWith("thrower", 'check() { throw new Error("cannot read the plan"); }');
+    const alone = returnlint(["check", "ok.json", "--format", "reask"], { cwd: root });
+    expect(alone.status).toBe(2);
+    expect(alone.stdout).toBe("");
+    expect(alone.stderr).toMatch(/^returnlint: Rule thrower crashed \(from .*thrower\.mjs\): the verdict on ok\.json is incomplete\.\n$/);
+    const phantom = { ...ok, artifacts: [] };
+    writeFileSync(path.join(root, "phantom.json"), JSON.stringify(phantom));
+    const mixed = returnlint(["check", "phantom.json", "--format", "reask"], { cwd: root });
+    expect(mixed.status).toBe(2);
+    expect(mixed.stdout).toBe(
+      '- /artifacts: status "completed" says the work is done but "artifacts" is empty; write the files and list each as {"type": …, "path": …, "summary": …}, or set status to "partial".\n',
+    );
+    expect(mixed.stdout).not.toContain("maintainers");
   });
 
   it("the stylish transcript names the timed-out rule too", () => {

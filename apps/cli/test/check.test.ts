@@ -117,6 +117,28 @@ describe("returnlint check: usage and bad input", () => {
     const run = returnlint(["check", "-", "--max-warnings", "0"], { input: JSON.stringify(long) });
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("[WARN] Summary exceeds recommended length: 500 characters");
+    // The verdict line agrees with the exit code: no [PASS] for a return that failed.
+    expect(run.stdout).not.toContain("[PASS] Return validation succeeded");
+    expect(run.stdout).toMatch(/\[FAIL\] Subagent return validation failed: 2 warnings, more than --max-warnings 0\n0 errors, 2 warnings\n$/);
+    expect(run.stderr).toBe("");
+    const json = returnlint(["check", "-", "--max-warnings", "0", "-f", "json"], { input: JSON.stringify(long) });
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, errorCount: 0, warningCount: 2 });
+    expect(json.stderr).toBe("returnlint: <stdin>: 2 warnings, more than --max-warnings 0.\n");
+    const quiet = returnlint(["check", "-", "--max-warnings", "0", "--quiet"], { input: JSON.stringify(long) });
+    expect(quiet.stdout).toContain("[WARN] Summary exceeds recommended length: 500 characters");
+  });
+
+  it("--quiet prints nothing at all for a passing return, and a failing one with its header", () => {
+    const passing = { status: "partial", summary: "Half done.", artifacts: [], metadata: metadata("researcher"), errors: [{ type: "timeout", message: "m", recoverable: true, recommendation: "r" }] };
+    const quiet = returnlint(["check", "-", "--quiet"], { input: JSON.stringify(passing) });
+    expect(quiet.status).toBe(0);
+    expect(quiet.stdout).toBe("");
+    const failing = returnlint(["check", path.join(EXAMPLES, "phantom-work", "return.json"), "--quiet"]);
+    expect(failing.status).toBe(1);
+    expect(failing.stdout.split("\n")[0]).toBe("[INFO] Checking examples/phantom-work/return.json: v7 return from researcher (no command, preset v7)");
+    expect(failing.stdout).not.toContain("[PASS]");
+    expect(failing.stdout).toContain("[FAIL] Agent returned 'completed' status but created no artifacts");
   });
 
   it("gives exit 0, 1 or 2 and never a stack trace for arbitrary bytes", { timeout: 60_000 }, () => {

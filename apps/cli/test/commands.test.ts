@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
+import { BIN, STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
 
 const NO_TODO = `export default {
   id: "no-todo",
@@ -31,12 +33,34 @@ describe("returnlint rules", () => {
     const run = returnlint(["rules"], { cwd: root });
     expect(run.status).toBe(0);
     const lines = run.stdout.split("\n");
-    expect(lines[0]).toMatch(/^rule +v5 +v7 +metadata-file +description$/);
-    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +The summary stays within/);
+    expect(lines[0]).toMatch(/^rule +v5 +v7 +metadata-file +config +description$/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +- +The summary stays within/);
     expect(run.stdout).toContain("https://github.com/returnlint/returnlint/blob/main/packages/rule-artifacts/README.md");
-    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +The summary has no TODO\.$/);
+    // Off in every preset, but on (warn) in this config: the config column says so.
+    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +warn +The summary has no TODO\.$/);
     expect(run.stdout).toContain(`from ${path.join(root, "rules", "no-todo.mjs")}`);
     expect(run.stdout).toContain("13 rules (12 built in, 1 from the config).");
+  });
+
+  it("shows a custom rule enabled only for some commands, and one without docs or description, never as undefined", () => {
+    const bare = `export default { id: "bare", meta: { schema: { type: "object" }, defaultOptions: {}, messages: { found: { text: "found" } } }, check() {} };\n`;
+    const root = project({
+      "rules/no-todo.mjs": NO_TODO,
+      "rules/bare.mjs": bare,
+      "returnlint.config.json": { rules: { "summary-length": "error" }, commands: { implement: { rules: { "./rules/no-todo.mjs": "error" } }, plan: { rules: { "./rules/bare.mjs": "warn", "./rules/no-todo.mjs": "off" } } } },
+    });
+    const run = returnlint(["rules"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toContain("undefined");
+    const lines = run.stdout.split("\n");
+    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +implement:error, plan:off +The summary has no TODO\.$/);
+    expect(lines.find((line) => line.startsWith("./rules/bare.mjs "))).toMatch(/off +off +off +plan:warn +\(no description in its meta\)$/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +error +/);
+    const listed = JSON.parse(returnlint(["rules", "-f", "json"], { cwd: root }).stdout) as { id: string; docs: string | null; config?: unknown }[];
+    expect(listed.find((rule) => rule.id === "./rules/bare.mjs")).toMatchObject({ docs: null, config: { commands: { plan: "warn" } } });
+    const explained = returnlint(["explain", "bare"], { cwd: root });
+    expect(explained.stdout).toContain("Docs: (no docs link in its meta)");
+    expect(explained.stdout).not.toContain("undefined");
   });
 
   it("--format json gives one object per rule", () => {
@@ -131,9 +155,9 @@ describe("returnlint init", () => {
     );
     const written = readFileSync(path.join(root, "returnlint.config.yaml"), "utf8");
     expect(written).toMatch(/^preset: metadata-file$/m);
-    expect(written.startsWith("# returnlint configuration")).toBe(true);
+    expect(written.split("\n")[1]).toBe("# returnlint configuration: https://github.com/returnlint/returnlint#configuration");
     const checked = returnlint(["check", "--task", "1", "--command", "research", "--session-id", "sess_1"], { cwd: root });
-    expect(checked.stdout).toContain("[INFO] Checking specs/1_a/.return-meta.json: metadata-file return");
+    expect(checked.stdout).toContain("[INFO] Checking specs/1_a/.return-meta.json (task 1): metadata-file return");
     expect(checked.status).toBe(0);
     expect(JSON.parse(returnlint(["print-config", "--command", "plan"], { cwd: root }).stdout)).toMatchObject({ preset: "metadata-file" });
   });
@@ -168,8 +192,59 @@ describe("returnlint init", () => {
     const bad = project({});
     const run = returnlint(["init", "--preset", "v9"], { cwd: bad });
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe('returnlint: --preset must be v5, v7 or metadata-file; received "v9".\n');
+    expect(run.stderr).toBe('returnlint: --preset must be v5, v7, metadata-file or auto; received "v9".\n');
     expect(readdirSync(bad)).toEqual([]);
+  });
+});
+
+describe("returnlint init: what editors and mixed projects need", () => {
+  const SESSION = fileURLToPath(new URL("terminal-session.py", import.meta.url));
+  const hasPython = spawnSync("python3", ["--version"]).status === 0;
+
+  it("writes a $schema line editors read: the installed schema when there is one, else the published one", () => {
+    const plain = project({});
+    expect(returnlint(["init"], { cwd: plain }).status).toBe(0);
+    expect(readFileSync(path.join(plain, "returnlint.config.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=https://unpkg.com/@returnlint/core/config.schema.json");
+    const installed = project({ "node_modules/returnlint/dist/config.schema.json": "{}" });
+    expect(returnlint(["init"], { cwd: installed }).status).toBe(0);
+    expect(readFileSync(path.join(installed, "returnlint.config.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/returnlint/dist/config.schema.json");
+  });
+
+  it("--preset auto and a per-command mix, which the config then runs", () => {
+    const root = project({ "specs/1_a/.return-meta.json": research, "specs/1_a/reports/research-001.md": "# Report\n" });
+    const run = returnlint(["init", "--preset", "auto", "--command", "research=metadata-file", "--command", "implement=v5,review=v7"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe("Wrote returnlint.config.yaml with the auto preset (--preset), and research: metadata-file, implement: v5, review: v7.");
+    const written = readFileSync(path.join(root, "returnlint.config.yaml"), "utf8");
+    expect(written).toMatch(/^preset: auto$/m);
+    expect(written).toContain("commands:\n  research: { preset: metadata-file }\n  plan: {}\n  revise: {}\n  implement: { preset: v5 }\n  review: { preset: v7 }\n");
+    expect(JSON.parse(returnlint(["print-config", "--command", "implement"], { cwd: root }).stdout)).toMatchObject({ preset: "v5", format: "v5" });
+    // review is a command of this project now: --command accepts it.
+    expect(JSON.parse(returnlint(["print-config", "--command", "review"], { cwd: root }).stdout)).toMatchObject({ preset: "v7" });
+    expect(returnlint(["check", "--task", "1", "--command", "research"], { cwd: root }).status).toBe(0);
+    const bad = returnlint(["init", "--command", "research=v9"], { cwd: project({}) });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('returnlint: --command takes NAME=PRESET, the preset being v5, v7, metadata-file or auto; received "research=v9".\n');
+  });
+
+  it.runIf(hasPython)("asks on a terminal: the preset (auto among them), then per-command presets", () => {
+    const root = project({});
+    const run = spawnSync("python3", [SESSION, root, "4\n\u001eresearch=metadata-file plan=metadata-file\n", "--", process.execPath, BIN, "init"], { encoding: "utf8", timeout: 30_000, env: { ...process.env, NO_COLOR: "1" } });
+    expect(run.stdout).toContain("4. auto: a mix: detect the format of each return");
+    expect(run.stdout).toContain("Per-command presets [none]: ");
+    expect(run.stdout).toContain("Wrote returnlint.config.yaml with the auto preset (your answer), and research: metadata-file, plan: metadata-file.");
+    expect(run.stdout).toContain("<<exit 0>>");
+    expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toContain("  research: { preset: metadata-file }\n  plan: { preset: metadata-file }\n");
+  });
+
+  it.runIf(hasPython)("Ctrl-D at the prompt stops with a sentence and exit 2, and writes nothing", () => {
+    for (const inputs of ["^D", "3\n\u001e^D"]) {
+      const root = project({});
+      const run = spawnSync("python3", [SESSION, root, inputs, "--", process.execPath, BIN, "init"], { encoding: "utf8", timeout: 30_000, env: { ...process.env, NO_COLOR: "1" } });
+      expect(run.stdout).toContain("returnlint: init stopped before an answer (end of input); nothing was written.");
+      expect(run.stdout).toContain("<<exit 2>>");
+      expect(readdirSync(root)).toEqual([]);
+    }
   });
 });
 

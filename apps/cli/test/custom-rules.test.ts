@@ -72,6 +72,32 @@ describe("rules from outside returnlint", () => {
     expect(warned.status).toBe(0);
   });
 
+  it("a rule may word its own reask line: the subagent reads it in --format reask and in the hook's block reason", () => {
+    const reasking = ruleModule("no-bad", { check: 'if (context.value.status === "bad") context.report({ messageId: "found", data: { word: "bad" }, pointer: "/status" });' }).replace(
+      'recommendation: "Fix {subagent}" }',
+      'recommendation: "Fix {subagent}", reask: \'"status" is {word}; say what you finished instead\' }',
+    );
+    const root = project({ "r.md": "# Report\n", "bad.json": { ...bad, status: "bad" }, "rules/no-bad.mjs": reasking, "returnlint.config.json": { preset: "v7", rules: { "./rules/no-bad.mjs": "error", "status-enum": "off" } } });
+    const run = returnlint(["check", "bad.json", "--format", "reask"], { cwd: root });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('- /status: "status" is bad; say what you finished instead.\n');
+    const json = checkJson(root, "bad.json");
+    expect(json.report.results.find((result) => result.ruleId === "no-bad")).toMatchObject({ reask: '"status" is bad; say what you finished instead' });
+    const payload = {
+      session_id: "s1",
+      cwd: root,
+      hook_event_name: "SubagentStop",
+      stop_hook_active: false,
+      agent_id: "a1",
+      agent_type: "researcher",
+      last_assistant_message: JSON.stringify({ ...bad, status: "bad" }),
+    };
+    const hook = returnlint(["hook", "claude"], { cwd: root, input: JSON.stringify(payload) });
+    expect(hook.status).toBe(0);
+    const { reason } = JSON.parse(hook.stdout) as { reason: string };
+    expect(reason).toContain('- /status: "status" is bad; say what you finished instead.');
+  });
+
   it("a package by its full name, its short name, and scoped, each ESM-only", () => {
     const root = project({
       "r.md": "# Report\n",

@@ -265,12 +265,19 @@ describe("--format reask", () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toBe(
       [
-        '- /metadata/session_id: the session id is "sess_wrong", but the delegated one is "sess_1"; set it to "sess_1".',
+        '- /metadata/session_id: the session id "sess_wrong" is not the one you were delegated; return the session id from your delegation context, unchanged.',
         '- /artifacts/0/path: file "reports/gone.md" does not exist; write it, or fix the path.',
         '- /artifacts/1/path: file "plans/empty.md" is empty; write its content.',
         "",
       ].join("\n"),
     );
+  });
+
+  it("never tells the subagent the expected session id, which it would copy", () => {
+    const run = returnlint(["check", "r.json", "--format", "reask", "--session-id", "sess_1736700000_abc123"], { cwd: brokenProject() });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('- /metadata/session_id: the session id "sess_wrong" is not the one you were delegated');
+    expect(run.stdout).not.toContain("sess_1736700000_abc123");
   });
 
   it("covers a missing field, a wrong status and a return that is not JSON", () => {

@@ -17,9 +17,11 @@ export interface Run {
 
 /** Runs the built CLI as a user would. */
 export function returnlint(args: readonly string[], options: { cwd?: string; input?: string | Buffer; env?: Record<string, string> } = {}): Run {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
+  // What the machine running the tests sets must not leak into what they assert: only the test's own env counts.
   delete env.RETURNLINT_SESSION_ID;
-  if (options.env?.RETURNLINT_SESSION_ID !== undefined) env.RETURNLINT_SESSION_ID = options.env.RETURNLINT_SESSION_ID;
+  delete env.FORCE_COLOR;
+  Object.assign(env, options.env);
   const result = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? REPO,
     input: options.input ?? "",

@@ -34,7 +34,9 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
     expect(run.stderr).toBe("");
     const reason = blockReason(run);
     expect(reason).toContain("failed validation for /research (1 problem, attempt 1):");
-    expect(reason).toContain(`1. Artifact does not exist: ${REPORT}\n   Error: Subagent claimed to create artifact but file does not exist\n   Recommendation: Verify lean-research-agent writes artifacts to correct paths`);
+    // Addressed to the subagent, in --format reask's words, not the orchestrator's transcript.
+    expect(reason).toContain(`\n- /artifacts/0/path: file "${REPORT}" does not exist; write it, or fix the path.\n`);
+    expect(reason).not.toContain("Recommendation: Verify lean-research-agent");
     expect(verdictOf(root)).toMatchObject({
       ok: false,
       status: "completed",
@@ -110,7 +112,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
   it("says when the final message holds no return", () => {
     const root = project({});
     const reason = blockReason(hook(subagentStop({ cwd: root, message: "Research completed successfully." })));
-    expect(reason).toContain("1. Invalid JSON return from lean-research-agent\n   Error: The subagent's final message contains no return");
+    expect(reason).toContain("- (the whole return): your reply contains no JSON object; end it with your JSON return, not prose.");
     expect(verdictOf(root)).toMatchObject({ origin: "none", status: null });
   });
 
@@ -131,7 +133,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
     const root = project({});
     expect(hook(stop({ cwd: root, message: finalMessage([REPORT]) }))).toEqual({ status: 0, stdout: "", stderr: "" });
     const reason = blockReason(hook(stop({ cwd: root, message: finalMessage([REPORT]) }), ["--agent", "lean-research-agent"]));
-    expect(reason).toContain(`Artifact does not exist: ${REPORT}`);
+    expect(reason).toContain(`file "${REPORT}" does not exist`);
   });
 
   describe("the metadata file", () => {
@@ -147,7 +149,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       const root = project({ "returnlint.config.json": config, [`${TASK_DIR}/.return-meta.json`]: meta });
       const reason = blockReason(hook(subagentStop({ cwd: root, message: `Research completed for task 259:\n- Created report at ${REPORT}` })));
       expect(reason).toContain(`Your return in ${TASK_DIR}/.return-meta.json failed validation for /research`);
-      expect(reason).toContain(`Artifact does not exist: ${REPORT}`);
+      expect(reason).toContain(`file "${REPORT}" does not exist`);
       expect(verdictOf(root, "task-259")).toMatchObject({ ok: false, task: "259", origin: "file", source: `${TASK_DIR}/.return-meta.json`, status: "researched" });
     });
 
@@ -161,8 +163,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
     it("blocks when it is missing", () => {
       const root = project({ "returnlint.config.json": config, [REPORT]: "# Research\n" });
       const reason = blockReason(hook(subagentStop({ cwd: root, message: `Created report at ${REPORT}` })));
-      expect(reason).toContain(`1. Return metadata file is missing: ${TASK_DIR}/.return-meta.json`);
-      expect(reason).toContain(`Recommendation: Write ${TASK_DIR}/.return-meta.json (status, artifacts, metadata) before you stop`);
+      expect(reason).toContain(`- (the whole return): you wrote no return metadata file; write ${TASK_DIR}/.return-meta.json (status, artifacts, metadata) before you stop.`);
     });
   });
 

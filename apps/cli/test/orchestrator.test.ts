@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, metadata, project, returnlint } from "./helpers.js";
+import { BIN, REPO, metadata, project, returnlint } from "./helpers.js";
 
 const researched = (task: string) => ({
   status: "researched",
@@ -44,17 +44,97 @@ describe("--task", () => {
     expect(run.stderr).toContain("012_b, 12_a");
   });
 
-  it("reports a task directory without a return as a failed return (exit 1)", () => {
-    const run = returnlint(["check", "--task", "11", "--root", root]);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain("Task 11: no return metadata file at specs/11_empty/.return-meta.json");
+  it("reports a task folder without its metadata file as a finding, in every format (exit 1)", () => {
+    const missing = path.join(path.relative(REPO, root), "specs/11_empty/.return-meta.json");
+    const stylish = returnlint(["check", "--task", "11", "--root", root, "--command", "research"]);
+    expect(stylish.status).toBe(1);
+    expect(stylish.stderr).toBe("");
+    expect(stylish.stdout).toContain(`[FAIL] Return metadata file does not exist: ${missing}\nError: Subagent finished without writing its return metadata file`);
+    expect(stylish.stdout).toContain(`[FAIL] Subagent return validation failed: Return metadata file does not exist: ${missing}\n1 error, 0 warnings\n`);
+
+    const json = returnlint(["check", "--task", "11", "--root", root, "-f", "json"]);
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      format: "metadata-file",
+      status: null,
+      errorCount: 1,
+      task: "11",
+      results: [{ ruleId: "json-structure", level: "fail", messageId: "missingFile", message: `Return metadata file does not exist: ${missing}` }],
+    });
+    const reask = returnlint(["check", "--task", "11", "--root", root, "-f", "reask"]);
+    expect(reask.stdout).toBe(`- (the whole return): you wrote no return metadata file; write ${missing} (status, artifacts, metadata) before you finish.\n`);
+    const response = JSON.parse(returnlint(["check", "--task", "11", "--root", root, "-f", "response"]).stdout) as { status: string; summary: string };
+    expect(response).toMatchObject({ status: "failed", summary: `Validation failed: Return metadata file does not exist: ${missing}` });
+    const sarif = JSON.parse(returnlint(["check", "--task", "11", "--root", root, "-f", "sarif"]).stdout) as { runs: { results: { ruleId: string; properties: { messageId: string } }[] }[] };
+    expect(sarif.runs[0]?.results.map((result) => result.properties.messageId)).toEqual(["missingFile"]);
+    expect(returnlint(["check", "--task", "11", "--root", root, "-f", "junit"]).stdout).toContain('<failure message="Return metadata file does not exist: ');
+    expect(returnlint(["check", "--task", "11", "--root", root, "-f", "github"]).stdout).toMatch(/^::error file=.*11_empty\/\.return-meta\.json,line=1,title=returnlint json-structure::Return metadata file does not exist/);
   });
 
-  it("goes on past a task it cannot read and exits with the worst code", () => {
-    const run = returnlint(["check", "--task", "7,11", "--root", root]);
+  it("logs a missing metadata file with --log-errors like any failure", () => {
+    const logged = project({ "specs/4_gone/reports/research-001.md": "# Report\n" });
+    const run = returnlint(["check", "--task", "4", "--command", "research", "--log-errors", "errors.json", "--quiet"], { cwd: logged });
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain("[PASS] Return validation succeeded");
-    expect(run.stderr).toContain("Task 11: no return metadata file");
+    const log = JSON.parse(readFileSync(path.join(logged, "errors.json"), "utf8")) as { errors: Record<string, unknown>[] };
+    expect(log.errors).toHaveLength(1);
+    expect(log.errors[0]).toMatchObject({ validation_step: "json-structure", message: "Return metadata file does not exist: specs/4_gone/.return-meta.json", task: "4", command: "research" });
+  });
+
+  it("treats a missing .return-meta.json FILE in an existing folder as the same finding, and a missing folder as a usage error", () => {
+    const run = returnlint(["check", "specs/11_empty/.return-meta.json", "-f", "json"], { cwd: root });
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, results: [{ messageId: "missingFile" }] });
+    const nowhere = returnlint(["check", "specs/404_nowhere/.return-meta.json"], { cwd: root });
+    expect(nowhere.status).toBe(2);
+    expect(nowhere.stderr).toContain("no such file");
+  });
+
+  it("goes on past a task it cannot find, names each task, and closes with one verdict for them all", () => {
+    const run = returnlint(["check", "--task", "7,11,12", "--root", root, "--command", "research"]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toContain("[INFO] Checking ");
+    expect(run.stdout).toMatch(/^\[INFO\] Checking \S+specs\/7_first\/\.return-meta\.json \(task 7\): /m);
+    expect(run.stdout).toMatch(/^\[INFO\] Checking \S+specs\/11_empty\/\.return-meta\.json \(task 11\): /m);
+    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("[FAIL] 1 of 2 tasks failed validation: task 11");
+    expect(run.stderr).toContain("returnlint: task 12: Several directories for task 12");
+  });
+
+  it("with --quiet, prints the failing tasks only, each named, and the closing verdict", () => {
+    const run = returnlint(["check", "--task", "7, 9-11", "--root", root, "--command", "research", "--quiet"]);
+    expect(run.status).toBe(1);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^\[INFO\] Checking \S+specs\/11_empty\/\.return-meta\.json \(task 11\): metadata-file return/);
+    expect(run.stdout).not.toContain("7_first");
+    // Passing tasks print nothing at all, not even a blank line.
+    expect(run.stdout).not.toMatch(/^\n|\n\n\n/);
+    expect(lines.at(-1)).toBe("[FAIL] 1 of 4 tasks failed validation: task 11");
+  });
+
+  it("prints one JSON document for several tasks (an array, like scan), each report naming its task", () => {
+    const run = returnlint(["check", "--task", "7,9-11", "--root", root, "--command", "research", "-f", "json"]);
+    expect(run.status).toBe(1);
+    const reports = JSON.parse(run.stdout) as { task: string; ok: boolean }[];
+    expect(reports.map((report) => [report.task, report.ok])).toEqual([["7", true], ["9", true], ["10", true], ["11", false]]);
+    const quiet = JSON.parse(returnlint(["check", "--task", "7,11", "--root", root, "-f", "json", "-q"]).stdout) as { task: string }[];
+    expect(quiet.map((report) => report.task)).toEqual(["11"]);
+  });
+
+  it("gives every format one document for several tasks, and -o writes it", () => {
+    const out = project({});
+    const run = returnlint(["check", "--task", "7,11", "--root", root, "-f", "sarif", "-o", path.join(out, "r.sarif"), "-f", "junit", "-o", path.join(out, "r.xml"), "-f", "response", "-f", "reask"]);
+    expect(run.status).toBe(1);
+    const sarif = JSON.parse(readFileSync(path.join(out, "r.sarif"), "utf8")) as { runs: { properties: { task: string; ok: boolean } }[] };
+    expect(sarif.runs.map((one) => [one.properties.task, one.properties.ok])).toEqual([["7", true], ["11", false]]);
+    const junit = readFileSync(path.join(out, "r.xml"), "utf8");
+    expect(junit.match(/<\?xml/g)).toHaveLength(1);
+    expect(junit.match(/<testsuite /g)).toHaveLength(2);
+    expect(junit).toMatch(/<testsuites name="returnlint" tests="\d+" failures="1" errors="0" skipped="\d+">/);
+    const [responses, reask] = [run.stdout.slice(0, run.stdout.indexOf("]\n") + 2), run.stdout.slice(run.stdout.indexOf("]\n") + 2)];
+    expect((JSON.parse(responses) as { status: string }[]).map((one) => one.status)).toEqual(["researched", "failed"]);
+    expect(reask).toContain("Task 7 (");
+    expect(reask).toContain("The return is valid (status \"researched\"); nothing to fix.");
+    expect(reask).toMatch(/Task 11 \(\S+11_empty\/\.return-meta\.json\):\n- \(the whole return\): you wrote no return metadata file/);
   });
 
   it("rejects a malformed task list", () => {
@@ -142,5 +222,56 @@ describe("flags that describe the run", () => {
   it("rejects a malformed duration and time", () => {
     expect(returnlint(["check", "-", "--stale-after", "soon"], { input: "{}" }).stderr).toContain("--stale-after must be a duration");
     expect(returnlint(["check", "-", "--since", "yesterday"], { input: "{}" }).stderr).toContain("--since must be a time in ISO 8601");
+  });
+});
+
+describe("an in_progress return at a postflight gate", () => {
+  const early = {
+    status: "in_progress",
+    started_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+    artifacts: [],
+    partial_progress: { stage: "searches_completed", details: "Completed 3 searches." },
+    metadata: metadata("lean-research-agent"),
+  };
+  const root = project({ "specs/30_running/.return-meta.json": early });
+
+  it("fails with a command given: an interrupted agent's early metadata is not a pass", () => {
+    const run = returnlint(["check", "--task", "30", "--command", "research"], { cwd: root });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^\[FAIL\] Agent has not finished: status is in_progress at the \/research postflight gate, started \d+ minutes ago$/m);
+    expect(run.stdout).toContain('Recommendation: Do not run postflight: resume the task with /research 30 so that lean-research-agent continues from stage "searches_completed"');
+    const reask = returnlint(["check", "--task", "30", "--command", "research", "-f", "reask"], { cwd: root });
+    expect(reask.stdout).toBe('- /status: status "in_progress" says your work is not finished; finish it and set the success status, or set status to "partial" with errors[] saying what is left.\n');
+  });
+
+  it("passes with an [INFO] line when an orchestrator polls the early metadata without a command", () => {
+    const run = returnlint(["check", "--task", "30"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^\[INFO\] Agent was interrupted before finishing: status is in_progress, started \d+ minutes ago$/m);
+    expect(returnlint(["scan"], { cwd: root }).status).toBe(0);
+    expect(returnlint(["scan", "--command", "research"], { cwd: root }).status).toBe(1);
+  });
+
+  it("can be told to stay an [INFO] line at a gate (early-metadata failAtGate: false)", () => {
+    const relaxed = project({ "specs/30_running/.return-meta.json": early, "returnlint.config.json": { rules: { "early-metadata": ["error", { failAtGate: false }] } } });
+    expect(returnlint(["check", "--task", "30", "--command", "research"], { cwd: relaxed }).status).toBe(0);
+  });
+});
+
+describe("completion_data.claudemd_suggestions is required of meta tasks only", () => {
+  const implemented = (suggestions: unknown) => ({
+    status: "implemented",
+    artifacts: [{ type: "implementation", path: "src/x.ts", summary: "x" }],
+    completion_data: { completion_summary: "Implemented x.", claudemd_suggestions: suggestions },
+    metadata: metadata("general-implementation-agent"),
+  });
+
+  it("an empty claudemd_suggestions passes when the task type is unknown or not meta, and fails for a meta task", () => {
+    const root = project({ "specs/8_x/.return-meta.json": implemented(""), "src/x.ts": "export {};\n" });
+    expect(returnlint(["check", "--task", "8", "--command", "implement"], { cwd: root }).status).toBe(0);
+    expect(returnlint(["check", "--task", "8", "--command", "implement", "--task-type", "lean"], { cwd: root }).status).toBe(0);
+    const meta = returnlint(["check", "--task", "8", "--command", "implement", "--task-type", "meta"], { cwd: root });
+    expect(meta.status).toBe(1);
+    expect(meta.stdout).toContain('[FAIL] completion_data.claudemd_suggestions is not a non-empty string: received string ""');
   });
 });

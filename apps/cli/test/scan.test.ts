@@ -82,7 +82,8 @@ describe("returnlint scan: verdict and summary", () => {
     expect(run.stdout).toMatch(/^ {2}planned +1$/m);
     expect(run.stdout).toMatch(/^ {2}implemented +1$/m);
     expect(run.stdout).toMatch(/^ {2}rule +failures\n {2}artifacts +2$/m);
-    expect(run.stdout).toMatch(/^ {2}phantom work +1$/m);
+    // Both claim success with no artifact that exists: one lists none, the other only a file that is not there.
+    expect(run.stdout).toMatch(/^ {2}phantom work +2$/m);
     expect(run.stdout).toMatch(/^ {2}passed +2\n {2}failed +2$/m);
     expect(run.stdout).toContain("[FAIL] 2 of 4 returns below specs failed validation\n");
   });
@@ -100,6 +101,24 @@ describe("returnlint scan: verdict and summary", () => {
       `[FAIL] ${path.join(path.basename(root), "specs/31_missing/.return-meta.json")}: Artifact does not exist: specs/31_missing/reports/research-001.md (artifacts)`,
     ]);
     expect(lines[2]).toBe(`[FAIL] 2 of 4 returns below ${path.join(path.basename(root), "specs")} failed validation`);
+  });
+
+  it("counts as phantom work every success return with no artifact that exists, the artifacts field left out too", () => {
+    const { artifacts: _none, ...withoutArtifacts } = returnMeta("researched", []);
+    const root = project({
+      "specs/1_omitted/.return-meta.json": withoutArtifacts,
+      "specs/2_empty/.return-meta.json": returnMeta("planned", [], "planner", "plan"),
+      "specs/3_missing/.return-meta.json": returnMeta("researched", ["specs/3_missing/reports/r.md"]),
+      "specs/4_done/.return-meta.json": returnMeta("done", []),
+      "specs/5_half/.return-meta.json": returnMeta("researched", ["specs/5_half/reports/r.md", "specs/5_half/reports/gone.md"]),
+      "specs/5_half/reports/r.md": "# Report\n",
+      "specs/6_partial/.return-meta.json": returnMeta("partial", []),
+      "specs/7_progress/.return-meta.json": { ...withoutArtifacts, status: "in_progress" },
+    });
+    const run = returnlint(["scan"], { cwd: root });
+    expect(run.status).toBe(1);
+    // 1 to 4: success claimed, nothing there. 5 has one real artifact (its missing one fails under "rule"); 6 and 7 claim no success.
+    expect(run.stdout).toMatch(/^ {2}phantom work +4$/m);
   });
 
   it("says so and exits 0 when there is nothing to scan", () => {
@@ -141,9 +160,14 @@ describe("returnlint scan --format json", () => {
     const reports = parseReports(run.stdout);
     expect(reports).toHaveLength(4);
     for (const report of reports) {
-      expect(Object.keys(report)).toEqual(["ok", "command", "format", "status", "errorCount", "warningCount", "source", "agent", "preset", "results"]);
+      expect(Object.keys(report)).toEqual(["ok", "command", "format", "status", "errorCount", "warningCount", "source", "agent", "preset", "origin", "results"]);
       expect(report.format).toBe("metadata-file");
     }
+    // The object check prints for the same file, with the same command.
+    const root = mixedProject();
+    const fromScan = parseReports(returnlint(["scan", "--format", "json"], { cwd: root }).stdout).find((report) => report.source.includes("31_missing"));
+    const fromCheck = JSON.parse(returnlint(["check", "specs/31_missing/.return-meta.json", "--command", "research", "--format", "json"], { cwd: root }).stdout) as unknown;
+    expect(fromScan).toEqual(fromCheck);
     expect(reports.filter((report) => !report.ok).map((report) => report.source).sort()).toEqual([
       "specs/20_phantom/.return-meta.json",
       "specs/31_missing/.return-meta.json",

@@ -1,13 +1,17 @@
-import { rmSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
-import { configOptions, integerOption, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig, validate, type ValidationReport } from "../api.js";
+import { ReturnlintError, isReturnlintError } from "@returnlint/core";
+import { configOptions, integerOption, knownCommand, parseCommandLine } from "../args.js";
+import { loadReturnlintConfig, validate } from "../api.js";
 import { appendErrorLog } from "../error-log.js";
 import { formatterContext } from "../formatters/context.js";
-import { emitOutputs, planOutputs } from "../formatters/output.js";
+import { MANY_FORMATTERS } from "../formatters/index.js";
+import { emitOutputs, planOutputs, writeAtomically, type Output } from "../formatters/output.js";
+import type { FormatterInput } from "../formatters/types.js";
+import { warningsFail, warningsVerdict } from "../formatters/verdict.js";
 import { readReturnFile, readStdin, type ReturnInput } from "../input.js";
 import { parseTaskList, taskReturnFile, taskTypeFromState } from "../tasks.js";
+import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 
 export const CHECK_HELP = `Usage: returnlint check [FILE | -] [options]
@@ -20,9 +24,13 @@ Input:
   FILE, -              the return to check; "-" or no FILE reads standard input
   --task N             check specs/N_*/.return-meta.json under --root (padded or not);
                        a range or list ("343-345", "337, 343-345, 350") checks each
+                       and prints one document for them all, with a closing verdict
+                       A task folder without its .return-meta.json fails (exit 1).
 
 What was delegated:
-  --command NAME       the orchestrator command: research, plan, revise, implement, …
+  --command NAME       the orchestrator command: research, plan, revise, implement,
+                       or one the config lists under "commands"; with a command
+                       (a postflight gate), an in_progress return fails
   --session-id ID      the session id that was delegated (default: $RETURNLINT_SESSION_ID)
   --agent NAME         the subagent's name, for messages (default: the return's agent_type)
   --root DIR           the project root artifact paths are relative to (default: .)
@@ -40,7 +48,7 @@ Actions (the only ways check writes to disk):
                        a failing one is never deleted
 
 Configuration:
-  --config FILE        use FILE instead of looking for returnlint.config.* upwards
+  -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
   --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
 
 Output:
@@ -50,7 +58,9 @@ Output:
                        first -o takes the first -f, …); formats without a file
                        print to standard output; the exit code is the same
   --max-warnings N     fail when there are more than N warnings
-  --quiet              report failures only
+  -q, --quiet          report failing returns only, with their failures
+  --color, --no-color  force colours on or off (default: on a terminal, unless
+                       NO_COLOR is set; FORCE_COLOR=1 turns them on)
   -h, --help           show this help
 
 Environment:
@@ -59,6 +69,7 @@ Environment:
   RETURNLINT_RULE_TIMEOUT_MS  how long one rule may run before it is an internal
                               error (default 10000)
   NO_COLOR                    no colours, even on a terminal
+  FORCE_COLOR                 colours even in a pipe (0 or false: none)
   RETURNLINT_DEBUG            add the stack trace to an internal error
 
 Exit codes: 0 the return passed, 1 it failed validation,
@@ -74,12 +85,12 @@ Examples:
 `;
 
 const OPTIONS = {
-  command: { type: "string", short: "c" },
+  command: { type: "string" },
   "session-id": { type: "string" },
   agent: { type: "string" },
   task: { type: "string" },
   root: { type: "string" },
-  config: { type: "string" },
+  config: { type: "string", short: "c" },
   preset: { type: "string" },
   format: { type: "string", short: "f", multiple: true },
   output: { type: "string", short: "o", multiple: true },
@@ -92,8 +103,20 @@ const OPTIONS = {
   consume: { type: "boolean" },
   "max-warnings": { type: "string" },
   quiet: { type: "boolean", short: "q" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+const RETURN_FILE = ".return-meta.json";
+
+/** One return, checked: what the formatters print, and what the actions after them need. */
+interface Checked {
+  readonly input: Omit<FormatterInput, "color">;
+  /** The metadata file that was read, for --consume; undefined for standard input or a missing file. */
+  readonly file?: string;
+  readonly task?: string;
+}
 
 export async function check(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandLine("check", argv, OPTIONS);
@@ -108,24 +131,23 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   const [file] = positionals;
   if (file !== undefined && values.task !== undefined) throw new ReturnlintError("USAGE", "Pass either FILE or --task, not both.");
   const tasks = values.task === undefined ? undefined : parseTaskList(values.task);
-  if (tasks !== undefined && tasks.length > 1 && values.output !== undefined) {
-    throw new ReturnlintError("USAGE", "-o writes one report: with several tasks, print to standard output or use \"returnlint scan\".");
-  }
-  if (values.consume === true && tasks === undefined && (file === undefined || path.basename(file) !== ".return-meta.json")) {
+  if (values.consume === true && tasks === undefined && (file === undefined || path.basename(file) !== RETURN_FILE)) {
     throw new ReturnlintError("USAGE", "--consume deletes a metadata file after it passed: use it with --task N or a .return-meta.json FILE.");
   }
   const outputs = planOutputs(values.format, values.output, io.cwd);
+  const color = colorWanted(values, io.env, io.color);
   const maxWarnings = integerOption("max-warnings", values["max-warnings"]);
   const root = path.resolve(io.cwd, values.root ?? ".");
   const sessionId = values["session-id"] ?? io.env.RETURNLINT_SESSION_ID;
   const loadOptions = configOptions(io.cwd, values);
   // Loaded once, here rather than inside validate: the formatters need its rules' descriptions and docs URLs.
   const config = await loadReturnlintConfig(loadOptions);
+  const command = knownCommand(config, values.command);
   const shared = {
     ...loadOptions,
     config,
     root,
-    command: values.command ?? null,
+    command,
     sessionId,
     agent: values.agent,
     staleAfterSeconds: durationOption("stale-after", values["stale-after"]),
@@ -133,60 +155,118 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     gitBase: values["git-base"],
     transcriptPath: values.transcript === undefined ? undefined : path.resolve(io.cwd, values.transcript),
   };
+  const display = (source: string) => (source === "<stdin>" ? source : path.relative(io.cwd, source) || source);
 
-  const checkOne = async (input: ReturnInput, task?: string): Promise<number> => {
+  /** `file` is a metadata file to read; `missing` one that should be there and is not (a finding, like any other). */
+  const checkOne = async (input: ReturnInput | { readonly missing: string }, task?: string): Promise<Checked> => {
     const taskType = values["task-type"] ?? (task === undefined ? undefined : taskTypeFromState(root, task));
-    const fromFile = task !== undefined || path.basename(input.source) === ".return-meta.json";
-    const report = await validate(input.text, { ...shared, task, taskType, fromFile });
-    const source = input.source === "<stdin>" ? input.source : path.relative(io.cwd, input.source) || input.source;
-    await emitOutputs(
-      outputs,
-      {
+    const missing = "missing" in input;
+    const source = display(missing ? input.missing : input.source);
+    const fromFile = task !== undefined || path.basename(source) === RETURN_FILE;
+    const text = missing ? "" : input.text;
+    const report = await validate(text, { ...shared, task, taskType, fromFile, source, missingFile: missing });
+    return {
+      input: {
         report,
         source,
         cwd: io.cwd,
-        ...formatterContext(config, input.text, { command: report.command, origin: report.origin, ...(values.preset === undefined ? {} : { preset: values.preset }) }),
+        ...(task === undefined ? {} : { task }),
+        ...formatterContext(config, text, { command: report.command, origin: report.origin, ...(values.preset === undefined ? {} : { preset: values.preset }) }),
         ...(maxWarnings === undefined ? {} : { maxWarnings }),
         quiet: values.quiet === true,
       },
-      io,
-    );
-    if (!report.ok && values["log-errors"] !== undefined) {
-      await appendErrorLog(path.resolve(io.cwd, values["log-errors"]), report, { source, ...(task === undefined ? {} : { task }), ...(sessionId === undefined ? {} : { sessionId }) });
-    }
-    const code = verdictCode(report, maxWarnings, io);
-    if (code === 0 && values.consume === true && input.source !== "<stdin>") {
-      rmSync(input.source);
-      if (values.quiet !== true) io.stderr(`returnlint: consumed ${source}\n`);
-    }
-    return code;
+      ...(missing || input.source === "<stdin>" ? {} : { file: input.source }),
+      ...(task === undefined ? {} : { task }),
+    };
   };
 
+  const checked: Checked[] = [];
+  let unreadable = 0;
   if (tasks === undefined) {
-    const input = file === undefined || file === "-" ? await readStdin(io.stdin) : readReturnFile(path.resolve(io.cwd, file));
-    return checkOne(input);
+    checked.push(await checkOne(await readInput(file, io)));
+  } else {
+    // Each task gets its own verdict; one that cannot be found or read does not stop the others.
+    for (const task of tasks) {
+      try {
+        const metadataFile = taskReturnFile(root, task);
+        checked.push(await checkOne(existsSync(metadataFile) ? readReturnFile(metadataFile) : { missing: metadataFile }, task));
+      } catch (error) {
+        if (tasks.length === 1 || !isReturnlintError(error)) throw error;
+        io.stderr(`returnlint: task ${task}: ${error.message}\n`);
+        unreadable += 1;
+      }
+    }
   }
-  // Each task gets its own verdict; one that cannot be read does not stop the others.
-  let worst = 0;
-  for (const task of tasks) {
-    let code: number;
-    try {
-      code = await checkOne(readReturnFile(taskReturnFile(root, task)), task);
-    } catch (error) {
-      if (tasks.length === 1 || !isReturnlintError(error)) throw error;
-      io.stderr(`returnlint: ${error.message}\n`);
-      code = exitCodeOf(error);
+
+  const inputs = checked.map((one) => one.input);
+  if (tasks !== undefined && tasks.length > 1) await emitMany(outputs, inputs, { ...io, color });
+  else if (checked[0] !== undefined) await emitOutputs(outputs, checked[0].input, { ...io, color });
+  const printed = outputs.filter((output) => output.file === undefined).map((output) => output.format);
+  // What standard output already says: the verdict line of stylish, and (in every format but reask, which is for the subagent) a crashed rule.
+  const shown = { warnings: printed.includes("stylish"), crash: printed.some((format) => format !== "reask") };
+
+  let worst = unreadable > 0 ? 2 : 0;
+  for (const { input, file: metadataFile, task } of checked) {
+    const { report } = input;
+    if (!report.ok && values["log-errors"] !== undefined) {
+      await appendErrorLog(path.resolve(io.cwd, values["log-errors"]), report, { source: input.source, ...(task === undefined ? {} : { task }), ...(sessionId === undefined ? {} : { sessionId }) });
+    }
+    const code = verdictCode(input, shown, io);
+    if (code === 0 && values.consume === true && metadataFile !== undefined) {
+      rmSync(metadataFile);
+      if (values.quiet !== true) io.stderr(`returnlint: consumed ${input.source}\n`);
     }
     worst = Math.max(worst, code);
   }
   return worst;
 }
 
-function verdictCode(report: ValidationReport, maxWarnings: number | undefined, io: CommandIo): number {
-  if (report.internalError) return 2;
+/**
+ * FILE, `-` or standard input. A `.return-meta.json` FILE that is not there, in a
+ * folder that is, is the agent's missing return (a finding); any other path that
+ * cannot be read is a usage problem.
+ */
+async function readInput(file: string | undefined, io: CommandIo): Promise<ReturnInput | { readonly missing: string }> {
+  if (file === undefined || file === "-") return readStdin(io.stdin);
+  const absolute = path.resolve(io.cwd, file);
+  if (path.basename(absolute) === RETURN_FILE && !existsSync(absolute) && isDirectory(path.dirname(absolute))) return { missing: absolute };
+  return readReturnFile(absolute);
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Several returns (`--task` with a range or a list): each output is one document for them all. */
+async function emitMany(outputs: readonly Output[], inputs: readonly Omit<FormatterInput, "color">[], io: CommandIo): Promise<void> {
+  const rendered = await Promise.all(
+    outputs.map(async (output) => {
+      const format = await MANY_FORMATTERS[output.format]?.();
+      if (format === undefined) throw new ReturnlintError("INTERNAL", `no combined output for --format ${output.format}`);
+      return { file: output.file, text: format(inputs.map((input) => ({ ...input, color: output.file === undefined && io.color }))) };
+    }),
+  );
+  for (const { file, text } of rendered) if (file !== undefined) writeAtomically(file, text);
+  for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
+}
+
+/** The exit code of one return. When nothing on standard output says why, standard error does. */
+function verdictCode(input: Omit<FormatterInput, "color">, shown: { readonly warnings: boolean; readonly crash: boolean }, io: CommandIo): number {
+  const { report } = input;
+  if (report.internalError) {
+    if (!shown.crash) {
+      const crashed = report.results.filter((result) => result.messageId === "ruleCrashed" || result.messageId === "ruleTimedOut").map((result) => result.message);
+      io.stderr(`returnlint: ${crashed.join("; ") || "a rule failed"}: the verdict on ${input.source} is incomplete.\n`);
+    }
+    return 2;
+  }
   if (!report.ok) return 1;
-  if (maxWarnings !== undefined && report.warningCount > maxWarnings) {
-    io.stderr(`returnlint: ${String(report.warningCount)} warnings, more than --max-warnings ${String(maxWarnings)}.\n`);
+  if (warningsFail(input)) {
+    if (!shown.warnings) io.stderr(`returnlint: ${input.source}: ${warningsVerdict(input)}.\n`);
     return 1;
   }
   return 0;

@@ -1,7 +1,7 @@
 import { ReturnlintError, closest, renderOptionsTable } from "@returnlint/core";
 import { configOptions, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
-import { catalogue, findRule, type CatalogueEntry } from "../catalogue.js";
+import { catalogue, findRule, ruleText, type CatalogueEntry } from "../catalogue.js";
 import type { CommandIo } from "./io.js";
 
 export const EXPLAIN_HELP = `Usage: returnlint explain RULE [options]
@@ -11,7 +11,7 @@ its messages, its options, examples); for a custom rule the config names, its
 description, docs link, options and messages.
 
 Options:
-  --config FILE        use FILE instead of looking for returnlint.config.* upwards
+  -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
   -h, --help           show this help
 
 Examples:
@@ -22,7 +22,7 @@ Examples:
 `;
 
 const OPTIONS = {
-  config: { type: "string" },
+  config: { type: "string", short: "c" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -49,14 +49,15 @@ export async function explain(argv: readonly string[], io: CommandIo): Promise<n
 /** What the rule's own meta says, for a rule that comes without a README. */
 function describe(entry: CatalogueEntry): string {
   const { rule, source } = entry.loaded;
+  const { description, docs } = ruleText(rule);
   const messages = Object.entries(rule.meta.messages).map(([id, message]) => `- \`${id}\`: ${message.text}`);
   return [
     `# ${rule.id}`,
     "",
-    rule.meta.description,
+    description,
     "",
     `From: ${source}`,
-    `Docs: ${rule.meta.docs}`,
+    `Docs: ${docs === "" ? "(no docs link in its meta)" : docs}`,
     "",
     "## Options",
     "",

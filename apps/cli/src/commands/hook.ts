@@ -2,7 +2,7 @@ import path from "node:path";
 import { isReturnlintError } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
-import { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Problem } from "../hook/subagent.js";
+import { checkReturn, commandForAgent, locateReturn, type CheckedReturn, type Problem } from "../hook/subagent.js";
 import { parsePayload, type StopPayload } from "../hook/payload.js";
 import { writeFileAtomic } from "../atomic.js";
 import { prepareStateDir, safeName, STATE_DIR, updateLedger, type LedgerEntry } from "../hook/state.js";
@@ -199,14 +199,14 @@ function digestOf(problems: readonly Problem[]): string {
   return process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex").slice(0, 32);
 }
 
-/** What the subagent reads: each problem with the seeds' Error/Recommendation lines, and what to do. */
+/** What the subagent reads: each problem addressed to it (`--format reask`'s lines, which never give away the expected session id), and what to do. */
 function reasonText(checked: CheckedReturn, context: { readonly command: string; readonly attempt: number }): string {
   const where = checked.origin === "file" ? `Your return in ${checked.source}` : "Your final message's return";
   const count = checked.problems.length;
   const lines = [
     `returnlint: ${where} failed validation for /${context.command} (${String(count)} ${count === 1 ? "problem" : "problems"}, attempt ${String(context.attempt)}):`,
   ];
-  lines.push(...problemLines(checked.problems));
+  lines.push(...checked.problems.map((problem) => `- ${problem.reask}`));
   lines.push(
     checked.origin === "file"
       ? `Do the missing work or correct the metadata file so that it only claims what exists, then finish again.`

@@ -1,30 +1,37 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CONFIG_FILES, ReturnlintError } from "@returnlint/core";
+import { CONFIG_FILES, ReturnlintError, isReturnlintError } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
-export const INIT_HELP = `Usage: returnlint init [--preset v5|v7|metadata-file]
+export const INIT_HELP = `Usage: returnlint init [--preset NAME] [--command NAME=PRESET …]
 
 Writes returnlint.config.yaml in the current directory: the preset for the
-format your subagents return, and the rules and per-command sections to start
-from, each explained in a comment. It never overwrites a config: if one exists
-(returnlint.config.* or a "returnlint" key in package.json), it says where and
-changes nothing.
+format your subagents return, per-command presets when commands differ, and the
+rules to start from, each explained in a comment, with a $schema line so that
+editors complete rule ids and options. It never overwrites a config: if one
+exists (returnlint.config.* or a "returnlint" key in package.json), it says
+where and changes nothing.
 
 Options:
-  --preset NAME        v5 or v7 (console JSON returns) or metadata-file
-                       (specs/{N}_{SLUG}/.return-meta.json files)
-  -h, --help           show this help
+  --preset NAME           v5 or v7 (console JSON returns), metadata-file
+                          (specs/{N}_{SLUG}/.return-meta.json files), or auto
+                          (detect the format of each return)
+  --command NAME=PRESET   a preset of its own for one command, e.g.
+                          --command research=metadata-file; repeat it, or give
+                          several at once: research=metadata-file,plan=v7
+  -h, --help              show this help
 
-Without --preset it asks on a terminal; elsewhere it asks nothing and picks
-metadata-file when specs/ holds .return-meta.json files, v7 otherwise.
+Without --preset it asks on a terminal (Enter takes the suggestion; Ctrl-D
+stops and writes nothing); elsewhere it asks nothing and picks metadata-file
+when specs/ holds .return-meta.json files, v7 otherwise.
 
-Exit codes: 0 written, 2 a config exists, or usage error.
+Exit codes: 0 written, 2 a config exists, init was stopped, or usage error.
 `;
 
 const OPTIONS = {
   preset: { type: "string" },
+  command: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -34,9 +41,20 @@ const PRESETS = {
   v5: "console JSON returns with session_id at the top level (v5 command files)",
   v7: "console JSON returns with metadata.session_id and the delegation fields (v7 command files)",
   "metadata-file": "specs/{N}_{SLUG}/.return-meta.json files, with contextual statuses",
+  auto: "a mix: detect the format of each return",
 } as const;
 
 type PresetName = keyof typeof PRESETS;
+
+/** The seeds' commands, in the order the config lists them. */
+const COMMANDS = ["research", "plan", "revise", "implement"] as const;
+
+/** Where editors find the schema: the installed package's copy when there is one, else the published one. */
+const SCHEMA_CANDIDATES = ["node_modules/returnlint/dist/config.schema.json", "node_modules/@returnlint/core/config.schema.json"] as const;
+const SCHEMA_URL = "https://unpkg.com/@returnlint/core/config.schema.json";
+
+/** The answer to a prompt that was closed (Ctrl-D, end of input) instead of answered. */
+class Stopped extends Error {}
 
 export async function init(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandLine("init", argv, OPTIONS);
@@ -46,8 +64,9 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
   }
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint init takes no arguments; received "${positionals.join(" ")}". It writes ${FILE} in the current directory.`);
   if (values.preset !== undefined && !isPreset(values.preset)) {
-    throw new ReturnlintError("USAGE", `--preset must be v5, v7 or metadata-file; received "${values.preset}".`);
+    throw new ReturnlintError("USAGE", `--preset must be v5, v7, metadata-file or auto; received "${values.preset}".`);
   }
+  const given = parseCommandPresets((values.command ?? []).join(","), "--command");
   const existing = existingConfig(io.cwd);
   if (existing !== undefined) {
     io.stderr(`returnlint: ${existing} already configures returnlint here; init changes nothing. Edit it, or remove it to start over.\n`);
@@ -55,26 +74,42 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
   }
 
   let preset: PresetName;
+  let perCommand = given;
   let why: string;
+  const interactive = io.stdin.isTTY && io.stderrIsTTY === true;
   if (values.preset !== undefined && isPreset(values.preset)) {
     preset = values.preset;
     why = "--preset";
   } else {
     const detected = detect(io.cwd);
-    preset = io.stdin.isTTY && io.stderrIsTTY === true ? await ask(io, detected.preset) : detected.preset;
+    preset = detected.preset;
+    if (interactive) {
+      const { prompt, close } = await Prompt.open(io);
+      try {
+        preset = await askPreset(prompt, io, detected.preset);
+        if (values.command === undefined) perCommand = await askCommands(prompt, io);
+      } catch (error) {
+        if (!(error instanceof Stopped)) throw error;
+        io.stderr("\nreturnlint: init stopped before an answer (end of input); nothing was written.\n");
+        return 2;
+      } finally {
+        close();
+      }
+    }
     why = preset === detected.preset ? detected.why : "your answer";
   }
 
   const file = path.join(io.cwd, FILE);
   try {
     // "wx": should a config appear meanwhile, it stays as it is.
-    writeFileSync(file, template(preset), { flag: "wx" });
+    writeFileSync(file, template(preset, perCommand, schemaFor(io.cwd)), { flag: "wx" });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ReturnlintError("USAGE", code === "EEXIST" ? `${FILE} appeared while init ran; init changes nothing.` : `Cannot write ${file}: ${String(code ?? error)}.`);
   }
+  const mix = Object.entries(perCommand).map(([command, chosen]) => `${command}: ${chosen}`);
   io.stdout(
-    `Wrote ${FILE} with the ${preset} preset (${why}).\n` +
+    `Wrote ${FILE} with the ${preset} preset (${why})${mix.length === 0 ? "" : `, and ${mix.join(", ")}`}.\n` +
       `Next: returnlint check RETURN --command research   (or: returnlint print-config --command research)\n`,
   );
   return 0;
@@ -82,6 +117,20 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
 
 function isPreset(name: string): name is PresetName {
   return Object.hasOwn(PRESETS, name);
+}
+
+/** `research=metadata-file,plan=v7`: a preset per command. */
+function parseCommandPresets(text: string, where: string): Record<string, PresetName> {
+  const chosen: Record<string, PresetName> = {};
+  for (const pair of text.split(/[\s,]+/).filter((part) => part !== "")) {
+    const match = /^([\w.-]+)=(.+)$/.exec(pair);
+    const preset = match?.[2];
+    if (match === null || preset === undefined || !isPreset(preset)) {
+      throw new ReturnlintError("USAGE", `${where} takes NAME=PRESET, the preset being v5, v7, metadata-file or auto; received "${pair}".`);
+    }
+    chosen[match[1] ?? ""] = preset;
+  }
+  return chosen;
 }
 
 function existingConfig(cwd: string): string | undefined {
@@ -105,32 +154,91 @@ function detect(cwd: string): { preset: PresetName; why: string } {
   } catch {
     return { preset: "v7", why: "no specs/ folder here: console returns" };
   }
-  const withMetadata = folders.find((folder) => existsSync(path.join(specs, folder, ".return-meta.json")));
+  const withMetadata = folders.sort().find((folder) => existsSync(path.join(specs, folder, ".return-meta.json")));
   return withMetadata === undefined
     ? { preset: "v7", why: "no .return-meta.json under specs/: console returns" }
     : { preset: "metadata-file", why: `found specs/${withMetadata}/.return-meta.json` };
 }
 
-async function ask(io: CommandIo, suggested: PresetName): Promise<PresetName> {
-  const names = Object.keys(PRESETS) as PresetName[];
-  io.stderr(`What do your subagents return?\n${names.map((name, index) => `  ${String(index + 1)}. ${name}: ${PRESETS[name]}`).join("\n")}\n`);
-  const { createInterface } = await import("node:readline/promises");
-  const prompt = createInterface({ input: io.stdin, terminal: false });
-  try {
-    for (;;) {
-      io.stderr(`Choose 1-${String(names.length)} [${String(names.indexOf(suggested) + 1)}]: `);
-      const answer = (await prompt.question("")).trim();
-      if (answer === "") return suggested;
-      const chosen = names[Number(answer) - 1] ?? names.find((name) => name === answer);
-      if (chosen !== undefined) return chosen;
-    }
-  } finally {
-    prompt.close();
+function schemaFor(cwd: string): string {
+  const local = SCHEMA_CANDIDATES.find((candidate) => existsSync(path.join(cwd, candidate)));
+  return local === undefined ? SCHEMA_URL : `./${local}`;
+}
+
+/** Lines typed at the terminal, one at a time; Ctrl-D (end of input) before Enter stops init. */
+class Prompt {
+  private readonly lines: string[] = [];
+  private closed = false;
+  private waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
+
+  private constructor(private readonly io: CommandIo) {}
+
+  static async open(io: CommandIo): Promise<{ prompt: Prompt; close: () => void }> {
+    const { createInterface } = await import("node:readline");
+    const prompt = new Prompt(io);
+    const reader = createInterface({ input: io.stdin, terminal: false });
+    reader.on("line", (line) => {
+      const waiting = prompt.waiting;
+      prompt.waiting = undefined;
+      if (waiting === undefined) prompt.lines.push(line);
+      else waiting.resolve(line);
+    });
+    reader.on("close", () => {
+      prompt.closed = true;
+      prompt.waiting?.reject(new Stopped());
+      prompt.waiting = undefined;
+    });
+    return {
+      prompt,
+      close: () => {
+        reader.close();
+      },
+    };
+  }
+
+  ask(question: string): Promise<string> {
+    this.io.stderr(question);
+    const line = this.lines.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    if (this.closed) return Promise.reject(new Stopped());
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
   }
 }
 
-function template(preset: PresetName): string {
-  return `# returnlint configuration: https://github.com/returnlint/returnlint#configuration
+async function askPreset(prompt: Prompt, io: CommandIo, suggested: PresetName): Promise<PresetName> {
+  const names = Object.keys(PRESETS) as PresetName[];
+  io.stderr(`What do your subagents return?\n${names.map((name, index) => `  ${String(index + 1)}. ${name}: ${PRESETS[name]}`).join("\n")}\n`);
+  for (;;) {
+    const answer = (await prompt.ask(`Choose 1-${String(names.length)} [${String(names.indexOf(suggested) + 1)}]: `)).trim();
+    if (answer === "") return suggested;
+    const chosen = names[Number(answer) - 1] ?? names.find((name) => name === answer);
+    if (chosen !== undefined) return chosen;
+  }
+}
+
+async function askCommands(prompt: Prompt, io: CommandIo): Promise<Record<string, PresetName>> {
+  io.stderr("Does a command return another format? For example: research=metadata-file implement=metadata-file\n");
+  for (;;) {
+    const answer = await prompt.ask("Per-command presets [none]: ");
+    try {
+      return parseCommandPresets(answer, "A per-command preset");
+    } catch (error) {
+      if (!isReturnlintError(error)) throw error;
+      io.stderr(`${error.message}\n`);
+    }
+  }
+}
+
+function template(preset: PresetName, perCommand: Readonly<Record<string, PresetName>>, schema: string): string {
+  const commands = [...new Set([...COMMANDS, ...Object.keys(perCommand)])];
+  const entry = (command: string) => {
+    const chosen = perCommand[command];
+    return `  ${command}: ${chosen === undefined ? "{}" : `{ preset: ${chosen} }`}`;
+  };
+  return `# yaml-language-server: $schema=${schema}
+# returnlint configuration: https://github.com/returnlint/returnlint#configuration
 # Written by "returnlint init". Check a return with:
 #   returnlint check RETURN --command research
 # and see what a command runs with:
@@ -140,7 +248,9 @@ function template(preset: PresetName): string {
 #   v5             ${PRESETS.v5}
 #   v7             ${PRESETS.v7}
 #   metadata-file  ${PRESETS["metadata-file"]}
-#   auto           detect the format of each return
+#   auto           detect the format of each return: a .return-meta.json file,
+#                  or a contextual status, is metadata-file; a top-level
+#                  session_id is v5; anything else v7
 preset: ${preset}
 
 # Rules over the preset, for every command. A rule is off, warn or error, or
@@ -152,11 +262,9 @@ rules:
 # Per orchestrator command: a preset and rules of its own, over the ones above.
 # The command is what "returnlint check --command NAME" names; research wants
 # "researched", plan and revise "planned", implement "implemented" from the
-# contextual statuses (the metadata-file preset).
+# contextual statuses (the metadata-file preset). A command of your own is
+# known to returnlint once it is listed here.
 commands:
-  research: {}
-  plan: {}
-  revise: {}
-  implement: {}
+${commands.map(entry).join("\n")}
 `;
 }

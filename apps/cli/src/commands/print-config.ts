@@ -1,5 +1,5 @@
 import { ReturnlintError, rulesFor, type LoadedConfig } from "@returnlint/core";
-import { configOptions, parseCommandLine } from "../args.js";
+import { configOptions, knownCommand, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
 import type { CommandIo } from "./io.js";
 
@@ -10,9 +10,10 @@ the format, and each rule in order with its severity, its options (defaults,
 preset, config and command merged) and where it comes from.
 
 Options:
-  --command NAME       the orchestrator command (default: none, the config's
+  --command NAME       the orchestrator command: research, plan, revise, implement,
+                       or one the config lists (default: none, the config's
                        top-level preset and rules)
-  --config FILE        use FILE instead of looking for returnlint.config.* upwards
+  -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
   --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
   -h, --help           show this help
 
@@ -23,8 +24,8 @@ Exit codes: 0 printed, 2 usage or configuration error.
 `;
 
 const OPTIONS = {
-  command: { type: "string", short: "c" },
-  config: { type: "string" },
+  command: { type: "string" },
+  config: { type: "string", short: "c" },
   preset: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -39,7 +40,7 @@ export async function printConfig(argv: readonly string[], io: CommandIo): Promi
   }
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint print-config takes no arguments; received "${positionals.join(" ")}". Name the command with --command.`);
   const config = await loadReturnlintConfig(configOptions(io.cwd, values));
-  const command = values.command ?? null;
+  const command = knownCommand(config, values.command);
   const preset = values.preset ?? (command === null ? undefined : config.config.commands?.[command]?.preset) ?? config.config.preset ?? "auto";
   const unlisted = command !== null && config.config.commands?.[command] === undefined;
   const printed = {

@@ -1,9 +1,11 @@
 import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
-import { ReturnlintError, createFileView, isReturnlintError, stripBom, type Result } from "@returnlint/core";
-import { configOptions, integerOption, parseCommandLine } from "../args.js";
+import { ReturnlintError, createFileView, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
+import { configOptions, integerOption, knownCommand, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig, validate, type ValidationReport } from "../api.js";
+import { reportObject } from "../formatters/json.js";
 import { readReturnFile } from "../input.js";
+import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 
 const DEFAULT_CONCURRENCY = 16;
@@ -12,22 +14,24 @@ export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
 Validates every .return-meta.json below DIR (default: specs/) and prints the
 failing returns and a summary: returns by status, failures by rule, phantom
-work, passed and failed. The command of each return is inferred from its
-status (researched → research, planned → plan, implemented → implement)
-unless --command names one.
+work (a success status with no artifact that exists), passed and failed. The
+command of each return is inferred from its status (researched → research,
+planned → plan, implemented → implement) unless --command names one.
 
 What was delegated:
   --command NAME       check every return as an answer to NAME
   --root DIR           the project root artifact paths are relative to (default: .)
 
 Configuration:
-  --config FILE        use FILE instead of looking for returnlint.config.* upwards
+  -c, --config FILE       use FILE instead of looking for returnlint.config.* upwards
   --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
 
 Output:
-  --format NAME        stylish (default) or json: one JSON array, one report per return
+  -f, --format NAME    stylish (default) or json: one JSON array, one report per return
   --concurrency N      how many returns are checked at once (default: ${String(DEFAULT_CONCURRENCY)})
-  --quiet              report failing returns only
+  -q, --quiet          report failing returns only
+  --color, --no-color  force colours on or off (default: on a terminal, unless
+                       NO_COLOR is set; FORCE_COLOR=1 turns them on)
   -h, --help           show this help
 
 A progress line is drawn on standard error when it is a terminal.
@@ -43,13 +47,15 @@ Examples:
 `;
 
 const OPTIONS = {
-  command: { type: "string", short: "c" },
+  command: { type: "string" },
   root: { type: "string" },
-  config: { type: "string" },
+  config: { type: "string", short: "c" },
   preset: { type: "string" },
   format: { type: "string", short: "f" },
   concurrency: { type: "string" },
   quiet: { type: "boolean", short: "q" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -62,7 +68,7 @@ const PROGRESS_INTERVAL_MS = 100;
 const FLUSH_AT = 64 * 1024;
 
 type Outcome =
-  | { readonly source: string; readonly report: ValidationReport }
+  | { readonly source: string; readonly report: ValidationReport; readonly phantom: boolean }
   | { readonly source: string; readonly unreadable: string };
 
 export async function scan(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -85,9 +91,10 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const shownDir = display(io.cwd, dir);
   requireDirectory(dir, shownDir, positionals[0] === undefined);
 
+  const color = colorWanted(values, io.env, io.color);
   const config = await loadReturnlintConfig(configOptions(io.cwd, values));
   const root = path.resolve(io.cwd, values.root ?? ".");
-  const command = values.command;
+  const command = knownCommand(config, values.command);
   // One view for the whole scan, one moment: the folders above the task folders are looked at once.
   const files = createFileView(root);
 
@@ -99,14 +106,17 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     } catch (error) {
       return { source, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
     }
+    const value = parsed(text);
     const report = await validate(text, {
       cwd: io.cwd,
       files,
       config,
-      command: command ?? inferCommand(text),
+      command: command ?? inferCommand(value),
+      fromFile: true,
+      source,
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
-    return { source, report };
+    return { source, report, phantom: claimsPhantomWork(value, files) };
   };
 
   const out = new Output(io);
@@ -124,10 +134,13 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       progress.clear();
       io.stderr(`returnlint: ${outcome.unreadable}\n`);
     } else if (json) {
-      if (!quiet || !outcome.report.ok) out.write(`${printed++ === 0 ? "\n" : ",\n"}${reportJson(outcome.report, outcome.source, quiet)}`);
+      if (!quiet || !outcome.report.ok) {
+        const printedReport = JSON.stringify(reportObject(outcome.report, outcome.source, { ok: outcome.report.ok, quiet }));
+        out.write(`${printed++ === 0 ? "\n" : ",\n"}${printedReport}`);
+      }
     } else if (!outcome.report.ok) {
       progress.clear();
-      out.write(failureLine(outcome.report, outcome.source));
+      out.write(failureLine(outcome.report, outcome.source, color));
       // Someone watching the progress line sees each failure as it is found.
       if (progress.enabled) out.flush();
     }
@@ -137,22 +150,39 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   out.flush();
   progress.finish(summary);
   for (const problem of walkProblems) io.stderr(`returnlint: ${problem}\n`);
-  if (!json) io.stdout(summary.render(shownDir, quiet));
+  if (!json) io.stdout(summary.render(shownDir, quiet, color));
 
   if (summary.unreadable > 0 || walkProblems.length > 0 || summary.internalErrors > 0) return 2;
   return summary.failed > 0 ? 1 : 0;
 }
 
-/** A metadata file's status names the command it answers; anything else is checked with no command. */
-function inferCommand(text: string): string | null {
+/** The return, parsed, or undefined when it is not JSON (the rules say why). */
+function parsed(text: string): unknown {
   try {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-    const status = (value as { status?: unknown }).status;
-    return typeof status === "string" ? (COMMAND_OF_STATUS[status] ?? null) : null;
+    return JSON.parse(text) as unknown;
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+/** A metadata file's status names the command it answers; anything else is checked with no command. */
+function inferCommand(value: unknown): string | null {
+  const status = isObject(value) ? value.status : undefined;
+  return typeof status === "string" ? (COMMAND_OF_STATUS[status] ?? null) : null;
+}
+
+/**
+ * Phantom work, as the words say: a status that claims success (researched, planned,
+ * implemented, completed, or a word like done) and not one artifact that exists,
+ * whether the list is empty, left out, or names only files that are not there.
+ */
+function claimsPhantomWork(value: unknown, files: FileView): boolean {
+  if (!isObject(value) || typeof value.status !== "string" || !isSuccessLike(value.status)) return false;
+  const artifacts: unknown[] = Array.isArray(value.artifacts) ? (value.artifacts as unknown[]) : [];
+  return !artifacts.some((artifact) => {
+    const named = typeof artifact === "string" ? artifact : isObject(artifact) ? artifact.path : undefined;
+    return typeof named === "string" && files.check(named).ok;
+  });
 }
 
 function requireDirectory(dir: string, shown: string, isDefault: boolean): void {
@@ -248,26 +278,14 @@ function firstFailure(report: ValidationReport): Result | undefined {
   return report.results.find((result) => result.level === "fail");
 }
 
-function failureLine(report: ValidationReport, source: string): string {
+const RED = (color: boolean, text: string) => (color ? `\u001b[31m${text}\u001b[39m` : text);
+const GREEN = (color: boolean, text: string) => (color ? `\u001b[32m${text}\u001b[39m` : text);
+const CYAN = (color: boolean, text: string) => (color ? `\u001b[36m${text}\u001b[39m` : text);
+
+function failureLine(report: ValidationReport, source: string, color: boolean): string {
   const first = firstFailure(report);
   const more = report.errorCount > 1 ? `, ${String(report.errorCount - 1)} more ${report.errorCount === 2 ? "failure" : "failures"}` : "";
-  return `[FAIL] ${source}: ${first?.message ?? "failed"} (${first?.ruleId ?? "unknown rule"}${more})\n`;
-}
-
-/** The shape of `returnlint check --format json`, one per return. */
-function reportJson(report: ValidationReport, source: string, quiet: boolean): string {
-  return JSON.stringify({
-    ok: report.ok,
-    command: report.command,
-    format: report.format,
-    status: report.status,
-    errorCount: report.errorCount,
-    warningCount: report.warningCount,
-    source,
-    agent: report.agent,
-    preset: report.preset,
-    results: quiet ? report.results.filter((result) => result.level === "fail") : report.results,
-  });
+  return `${RED(color, "[FAIL]")} ${source}: ${first?.message ?? "failed"} (${first?.ruleId ?? "unknown rule"}${more})\n`;
 }
 
 class Summary {
@@ -287,24 +305,24 @@ class Summary {
       return;
     }
     const { report } = outcome;
+    if (outcome.phantom) this.phantomWork += 1;
     if (report.ok) this.passed += 1;
     else this.failed += 1;
     if (report.internalError) this.internalErrors += 1;
     const status = report.status ?? "(no status)";
     this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
     for (const result of report.results) {
-      if (result.messageId === "phantomWork") this.phantomWork += 1;
       if (result.level === "fail") this.failuresByRule.set(result.ruleId, (this.failuresByRule.get(result.ruleId) ?? 0) + 1);
     }
   }
 
-  render(dir: string, quiet: boolean): string {
+  render(dir: string, quiet: boolean, color: boolean): string {
     const verdict =
       this.total === 0
-        ? `[INFO] No ${RETURN_FILE} files below ${dir}\n`
+        ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE} files below ${dir}\n`
         : this.failed === 0 && this.unreadable === 0
-          ? `[PASS] All ${count(this.total, "return")} below ${dir} passed\n`
-          : `[FAIL] ${String(this.failed)} of ${count(this.total, "return")} below ${dir} failed validation${this.unreadable > 0 ? `; ${String(this.unreadable)} could not be read` : ""}\n`;
+          ? `${GREEN(color, "[PASS]")} All ${count(this.total, "return")} below ${dir} passed\n`
+          : `${RED(color, "[FAIL]")} ${String(this.failed)} of ${count(this.total, "return")} below ${dir} failed validation${this.unreadable > 0 ? `; ${String(this.unreadable)} could not be read` : ""}\n`;
     if (quiet || this.total === 0) return verdict;
     const rows: [string, string][] = [["status", "returns"], ...sortedRows(this.byStatus)];
     const ruleRows: [string, string][] = [["rule", "failures"], ...sortedRows(this.failuresByRule)];

@@ -1,4 +1,5 @@
 import { extractReturn, isObject, lineAndColumn, parseReturn, rulesFor, stripBom, type LoadedConfig, type ReturnOrigin } from "@returnlint/core";
+import { ruleText } from "../catalogue.js";
 import type { FormatterInput } from "./types.js";
 
 export interface ContextOptions {
@@ -30,6 +31,8 @@ export function formatterContext(
     command: options.command,
     value,
     ...(options.preset === undefined ? {} : { preset: options.preset }),
+    // A metadata file is in the metadata-file format whatever it holds (the reason is validate's to tell).
+    ...(options.origin === "file" ? { source: "a metadata file" } : {}),
   });
   return {
     text,
@@ -38,8 +41,7 @@ export function formatterContext(
     // The runner skips a rule that needs an object when the return is not one.
     rules: rules.map(({ rule }) => ({
       id: rule.id,
-      description: rule.meta.description,
-      docs: rule.meta.docs,
+      ...ruleText(rule),
       ran: rule.meta.input === "text" || isObject(value),
     })),
   };

@@ -1,6 +1,6 @@
 import type { Result } from "@returnlint/core";
 import { lineOf } from "./locate.js";
-import type { Formatter } from "./types.js";
+import type { Formatter, ManyFormatter } from "./types.js";
 import { problems, warningsFail } from "./verdict.js";
 
 /** A workflow command's message: %, CR and LF are escaped so that one result stays one command. */
@@ -36,3 +36,6 @@ export const github: Formatter = (input) => {
   });
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 };
+
+/** Several returns: every return's commands, one after another (each names its file). */
+export const githubMany: ManyFormatter = (inputs) => inputs.map(github).join("");

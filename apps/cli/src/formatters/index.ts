@@ -1,7 +1,8 @@
 import { ReturnlintError, closest } from "@returnlint/core";
-import type { Formatter } from "./types.js";
+import type { Formatter, ManyFormatter } from "./types.js";
 
 export type FormatterLoader = () => Promise<Formatter>;
+export type ManyFormatterLoader = () => Promise<ManyFormatter>;
 
 /** Every output format, by `--format` name. Each loads on use: a check pays only for the ones it prints. */
 export const FORMATTERS: Readonly<Record<string, FormatterLoader>> = {
@@ -12,6 +13,17 @@ export const FORMATTERS: Readonly<Record<string, FormatterLoader>> = {
   github: async () => (await import("./github.js")).github,
   reask: async () => (await import("./reask.js")).reask,
   response: async () => (await import("./response.js")).response,
+};
+
+/** The same formats for several returns at once (`check --task` with a range): one document each. */
+export const MANY_FORMATTERS: Readonly<Record<string, ManyFormatterLoader>> = {
+  stylish: async () => (await import("./stylish.js")).stylishMany,
+  json: async () => (await import("./json.js")).jsonMany,
+  sarif: async () => (await import("./sarif.js")).sarifMany,
+  junit: async () => (await import("./junit.js")).junitMany,
+  github: async () => (await import("./github.js")).githubMany,
+  reask: async () => (await import("./reask.js")).reaskMany,
+  response: async () => (await import("./response.js")).responseMany,
 };
 
 export function formatterFor(name: string): FormatterLoader {

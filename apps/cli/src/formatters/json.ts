@@ -1,10 +1,15 @@
-import type { Formatter } from "./types.js";
+import type { ValidationReport } from "../api.js";
+import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
+import { passed } from "./verdict.js";
 
-/** DESIGN.md's contract: one JSON object, the verdict first. */
-export const json: Formatter = ({ report, source, quiet }) => {
-  const results = quiet ? report.results.filter((result) => result.level === "fail") : report.results;
-  return `${JSON.stringify({
-    ok: report.ok,
+/**
+ * DESIGN.md's report object, the verdict first. `ok` is the verdict the exit code
+ * gives (more warnings than --max-warnings fail a return too); `--quiet` keeps the
+ * failures only. `returnlint scan --format json` prints the same object.
+ */
+export function reportObject(report: ValidationReport, source: string, options: { readonly ok: boolean; readonly quiet: boolean; readonly task?: string }) {
+  return {
+    ok: options.ok,
     command: report.command,
     format: report.format,
     status: report.status,
@@ -14,6 +19,22 @@ export const json: Formatter = ({ report, source, quiet }) => {
     agent: report.agent,
     preset: report.preset,
     origin: report.origin,
-    results,
-  })}\n`;
-};
+    ...(options.task === undefined ? {} : { task: options.task }),
+    results: options.quiet ? report.results.filter((result) => result.level === "fail") : report.results,
+  };
+}
+
+function serialise(input: FormatterInput): string {
+  return JSON.stringify(reportObject(input.report, input.source, { ok: passed(input), quiet: input.quiet, ...(input.task === undefined ? {} : { task: input.task }) }));
+}
+
+/** One JSON object on one line. */
+export const json: Formatter = (input) => `${serialise(input)}\n`;
+
+/** Several returns: one JSON array, one report per line (as `returnlint scan --format json`); `--quiet` keeps the failing ones. */
+export const jsonMany: ManyFormatter = (inputs) => jsonArray(inputs.filter((input) => !input.quiet || !passed(input)).map(serialise));
+
+/** One JSON document of several values, one per line. */
+export function jsonArray(values: readonly string[]): string {
+  return values.length === 0 ? "[]\n" : `[\n${values.join(",\n")}\n]\n`;
+}

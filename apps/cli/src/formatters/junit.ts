@@ -1,5 +1,5 @@
 import type { Result } from "@returnlint/core";
-import type { Formatter } from "./types.js";
+import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
 import { warningsFail } from "./verdict.js";
 import { attributes, escapeXml } from "./xml.js";
 
@@ -17,12 +17,36 @@ function details(result: Result, docs: string): string {
     .join("\n");
 }
 
+interface Suite {
+  readonly lines: readonly string[];
+  readonly tests: number;
+  readonly failures: number;
+  readonly errors: number;
+  readonly skipped: number;
+}
+
 /**
  * JUnit XML for CI test reports: one test suite per return, one test case per
  * configured rule, a <failure> per failing result, <skipped/> for a rule that did
  * not run, and the rule's other lines of the transcript in <system-out>.
  */
-export const junit: Formatter = (input) => {
+export const junit: Formatter = (input) => document([suiteOf(input)]);
+
+/** Several returns: one document, a test suite per return. */
+export const junitMany: ManyFormatter = (inputs) => document(inputs.map(suiteOf));
+
+function document(suites: readonly Suite[]): string {
+  const sum = (key: "tests" | "failures" | "errors" | "skipped") => suites.reduce((total, suite) => total + suite[key], 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes({ name: "returnlint", tests: sum("tests"), failures: sum("failures"), errors: sum("errors"), skipped: sum("skipped") })}>`,
+    ...suites.flatMap((suite) => suite.lines),
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
+
+function suiteOf(input: FormatterInput): Suite {
   const { report, source } = input;
   const ids = [...input.rules.map((rule) => rule.id), ...report.results.map((result) => result.ruleId)];
   const countsWarnings = warningsFail(input);
@@ -56,17 +80,23 @@ export const junit: Formatter = (input) => {
     return body.length === 0 ? `${head}/>` : `${head}>\n${body.join("\n")}\n    </testcase>`;
   });
   const counts = { tests: cases.length, failures, errors, skipped };
-  const properties = { command: report.command ?? "", format: report.format, preset: report.preset, status: report.status ?? "", agent: report.agent };
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes({ name: "returnlint", ...counts })}>`,
-    `  <testsuite${attributes({ name: source, ...counts })}>`,
-    "    <properties>",
-    ...Object.entries(properties).map(([name, value]) => `      <property${attributes({ name, value })}/>`),
-    "    </properties>",
-    ...cases,
-    "  </testsuite>",
-    "</testsuites>",
-    "",
-  ].join("\n");
-};
+  const properties = {
+    command: report.command ?? "",
+    format: report.format,
+    preset: report.preset,
+    status: report.status ?? "",
+    agent: report.agent,
+    ...(input.task === undefined ? {} : { task: input.task }),
+  };
+  return {
+    ...counts,
+    lines: [
+      `  <testsuite${attributes({ name: source, ...counts })}>`,
+      "    <properties>",
+      ...Object.entries(properties).map(([name, value]) => `      <property${attributes({ name, value })}/>`),
+      "    </properties>",
+      ...cases,
+      "  </testsuite>",
+    ],
+  };
+}

@@ -1,5 +1,5 @@
 import { isObject, preview, tokensOf, valueAt, type Result } from "@returnlint/core";
-import type { Formatter } from "./types.js";
+import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
 import { failing, passed } from "./verdict.js";
 
 interface Problem {
@@ -46,6 +46,8 @@ const ARTIFACT_SHAPE = '{"type": …, "path": …, "summary": …}';
 
 /** What is wrong and what to do, addressed to the subagent, for the built-in rules' messages. */
 const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
+  "json-structure/missingFile": ({ result }) =>
+    `you wrote no return metadata file; write ${/: (.*)$/.exec(result.message)?.[1] ?? "specs/{N}_{SLUG}/.return-meta.json"} (status, artifacts, metadata) before you finish`,
   "json-structure/emptyInput": () => "your reply is empty; end it with your JSON return (status, summary, artifacts, metadata)",
   "json-structure/noReturn": () => "your reply contains no JSON object; end it with your JSON return, not prose",
   "json-structure/syntaxError": ({ result }) =>
@@ -59,12 +61,9 @@ const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
   "required-fields/wrongType": ({ result, field }) => `${errorOf(result) ?? `"${field}" has the wrong type`}; change it to that type`,
   "status-enum/invalidStatus": ({ result }) => statusInstruction(result),
   "status-enum/notAString": ({ result }) => statusInstruction(result),
-  "session-id/mismatch": ({ result, found }) => {
-    const expected = /^Expected: (.*)$/m.exec(result.detail ?? "")?.[1];
-    return expected === undefined
-      ? `the session id ${quote(found)} is not the delegated one; use the session id you were given`
-      : `the session id is ${quote(found)}, but the delegated one is ${JSON.stringify(expected)}; set it to ${JSON.stringify(expected)}`;
-  },
+  // Never the expected id: a subagent told it would copy it, and the check would prove nothing.
+  "session-id/mismatch": ({ found }) =>
+    `the session id ${quote(found)} is not the one you were delegated; return the session id from your delegation context, unchanged`,
   "session-id/misplaced": ({ result, field }) => {
     const expectedAt = /expected at (\S+)$/.exec(result.message)?.[1];
     return `the session id is at ${field}, but this format keeps it at ${expectedAt ?? "another field"}; move it there`;
@@ -89,6 +88,8 @@ const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
   "artifacts/nameTooLong": (problem) => `the path ${artifactPath(problem)} is too long for the file system; use a shorter name`,
   "artifacts/unreadable": (problem) => `file ${artifactPath(problem)} cannot be read; make it readable, or fix the path`,
   "artifacts/empty": (problem) => `file ${artifactPath(problem)} is empty; write its content`,
+  "early-metadata/notFinished": () =>
+    'status "in_progress" says your work is not finished; finish it and set the success status, or set status to "partial" with errors[] saying what is left',
   "summary-length/tooLong": ({ result }) => `${lowerFirst(result.message)}; shorten it to 2-5 sentences and put the details in an artifact`,
 };
 
@@ -106,24 +107,52 @@ function sentence(text: string): string {
   return `${line}.`;
 }
 
+/** Results that are returnlint's own failures (a rule crashed or timed out): nothing the subagent can fix. */
+const INTERNAL = new Set(["ruleCrashed", "ruleTimedOut"]);
+
 /**
- * For the subagent itself: one imperative line per problem, with its JSON Pointer,
- * that it can act on with no other context. Nothing else: no passes, no summary.
+ * The lines for the subagent: one imperative line per problem, with its JSON
+ * Pointer, that it can act on with no other context. A rule that words its own
+ * (`reask` in its message) is taken at its word; internal errors are left out.
+ */
+export function reaskLines(input: Pick<FormatterInput, "report" | "value" | "maxWarnings">): string[] {
+  const internal = input.report.internalError;
+  return failing(input)
+    .filter((result) => !(internal && INTERNAL.has(result.messageId)))
+    .map((result) => `- ${reaskLine(result, input.value)}`);
+}
+
+/** One problem for the subagent: `/pointer: what to change.` (`(the whole return)` when there is no pointer). */
+export function reaskLine(result: Result, value: unknown): string {
+  const pointer = result.pointer;
+  const problem: Problem = {
+    result,
+    found: pointer === undefined ? undefined : valueAt(value, pointer),
+    field: pointer === undefined ? "" : tokensOf(pointer).join("."),
+    status: isObject(value) && typeof value.status === "string" ? value.status : undefined,
+  };
+  const instruct = result.reask === undefined ? (INSTRUCTIONS[`${result.ruleId}/${result.messageId}`] ?? fallback) : () => result.reask ?? "";
+  return `${pointer === undefined || pointer === "" ? "(the whole return)" : pointer}: ${sentence(instruct(problem))}`;
+}
+
+/**
+ * For the subagent itself: its problems and nothing else (no passes, no summary).
+ * A return that passed gets one line saying so; one whose only failures are
+ * returnlint's own gets nothing (exit 2 tells the orchestrator not to re-ask).
  */
 export const reask: Formatter = (input) => {
   const status = isObject(input.value) && typeof input.value.status === "string" ? input.value.status : undefined;
   if (passed(input)) return `The return is valid${status === undefined ? "" : ` (status ${JSON.stringify(status)})`}; nothing to fix.\n`;
-  const lines = failing(input).map((result) => {
-    const pointer = result.pointer;
-    const problem: Problem = {
-      result,
-      found: pointer === undefined ? undefined : valueAt(input.value, pointer),
-      field: pointer === undefined ? "" : tokensOf(pointer).join("."),
-      status,
-    };
-    const instruct = INSTRUCTIONS[`${result.ruleId}/${result.messageId}`] ?? fallback;
-    const text = sentence(instruct(problem));
-    return `- ${pointer === undefined || pointer === "" ? "(the whole return)" : pointer}: ${text}`;
-  });
-  return `${lines.join("\n")}\n`;
+  const lines = reaskLines(input);
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 };
+
+/** Several returns: each under a line naming its task (or file), for the subagent that wrote it. */
+export const reaskMany: ManyFormatter = (inputs) =>
+  inputs
+    .map((input) => {
+      const text = reask(input);
+      return text === "" ? "" : `${input.task === undefined ? input.source : `Task ${input.task}`} (${input.source}):\n${text}`;
+    })
+    .filter((text) => text !== "")
+    .join("\n");

@@ -1,6 +1,7 @@
 import { isObject, type Result } from "@returnlint/core";
-import type { Formatter, FormatterInput } from "./types.js";
-import { failing, passed } from "./verdict.js";
+import { jsonArray } from "./json.js";
+import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
+import { failing, passed, warningsVerdict } from "./verdict.js";
 
 interface ErrorEntry {
   readonly type: "validation";
@@ -25,7 +26,7 @@ function errorEntry(result: Result): ErrorEntry {
 function failureSummary(input: FormatterInput, problems: readonly Result[]): string {
   const first = problems.find((result) => result.level === "fail");
   if (first !== undefined) return first.message;
-  return `${String(input.report.warningCount)} warnings, more than --max-warnings ${String(input.maxWarnings ?? 0)}`;
+  return warningsVerdict(input);
 }
 
 /**
@@ -34,22 +35,27 @@ function failureSummary(input: FormatterInput, problems: readonly Result[]): str
  * summary, no artifacts, and one `errors[]` entry per problem; on a pass, the
  * validated return's own status, summary, artifacts and errors.
  */
-export const response: Formatter = (input) => {
+export const response: Formatter = (input) => `${responseOf(input)}\n`;
+
+/** Several returns: one JSON array of responses, one per line, in the order of the tasks. */
+export const responseMany: ManyFormatter = (inputs) => jsonArray(inputs.map(responseOf));
+
+function responseOf(input: FormatterInput): string {
   if (!passed(input)) {
     const problems = failing(input);
-    return `${JSON.stringify({
+    return JSON.stringify({
       status: "failed",
       summary: `Validation failed: ${failureSummary(input, problems)}`,
       artifacts: [],
       errors: problems.map(errorEntry),
-    })}\n`;
+    });
   }
   const value = isObject(input.value) ? input.value : {};
   const status = input.report.status ?? "";
-  return `${JSON.stringify({
+  return JSON.stringify({
     status,
     summary: typeof value.summary === "string" ? value.summary : `Validation passed: status ${status}`,
     artifacts: Array.isArray(value.artifacts) ? value.artifacts : [],
     ...(Array.isArray(value.errors) ? { errors: value.errors } : {}),
-  })}\n`;
-};
+  });
+}

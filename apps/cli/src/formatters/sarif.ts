@@ -2,8 +2,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Result } from "@returnlint/core";
 import { lineOf } from "./locate.js";
-import type { Formatter, FormatterInput, RuleInfo } from "./types.js";
-import { problems } from "./verdict.js";
+import type { Formatter, FormatterInput, ManyFormatter, RuleInfo } from "./types.js";
+import { passed, problems } from "./verdict.js";
 
 declare const RETURNLINT_VERSION: string;
 
@@ -43,7 +43,16 @@ function location(input: FormatterInput, result: Result): Record<string, unknown
  * their docs URLs, and one result per failure or warning, located in the return
  * file (line of the JSON Pointer) and by the pointer itself.
  */
-export const sarif: Formatter = (input) => {
+export const sarif: Formatter = (input) => log([runOf(input)]);
+
+/** Several returns: one log with a run per return. */
+export const sarifMany: ManyFormatter = (inputs) => log(inputs.map(runOf));
+
+function log(runs: readonly Record<string, unknown>[]): string {
+  return `${JSON.stringify({ $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs }, null, 2)}\n`;
+}
+
+function runOf(input: FormatterInput): Record<string, unknown> {
   const { report } = input;
   const rules: RuleInfo[] = [...input.rules];
   // A result from a rule the config did not list (none today) still gets a descriptor.
@@ -62,37 +71,31 @@ export const sarif: Formatter = (input) => {
       ...(result.recommendation === undefined ? {} : { recommendation: result.recommendation }),
     },
   }));
-  const log = {
-    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
-    version: "2.1.0",
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: "returnlint",
-            version: RETURNLINT_VERSION,
-            semanticVersion: RETURNLINT_VERSION,
-            informationUri: INFORMATION_URI,
-            rules: rules.map((rule) => ({
-              id: rule.id,
-              shortDescription: { text: rule.description },
-              ...(rule.docs === "" ? {} : { helpUri: rule.docs }),
-            })),
-          },
-        },
-        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(input.cwd).href.replace(/\/?$/, "/") } },
-        invocations: [{ executionSuccessful: !report.internalError }],
-        results,
-        properties: {
-          ok: report.ok,
-          command: report.command,
-          format: report.format,
-          preset: report.preset,
-          status: report.status,
-          agent: report.agent,
-        },
+  return {
+    tool: {
+      driver: {
+        name: "returnlint",
+        version: RETURNLINT_VERSION,
+        semanticVersion: RETURNLINT_VERSION,
+        informationUri: INFORMATION_URI,
+        rules: rules.map((rule) => ({
+          id: rule.id,
+          shortDescription: { text: rule.description },
+          ...(rule.docs === "" ? {} : { helpUri: rule.docs }),
+        })),
       },
-    ],
+    },
+    originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(input.cwd).href.replace(/\/?$/, "/") } },
+    invocations: [{ executionSuccessful: !report.internalError }],
+    results,
+    properties: {
+      ok: passed(input),
+      command: report.command,
+      format: report.format,
+      preset: report.preset,
+      status: report.status,
+      agent: report.agent,
+      ...(input.task === undefined ? {} : { task: input.task }),
+    },
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
-};
+}

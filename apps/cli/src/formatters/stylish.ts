@@ -1,35 +1,64 @@
 import type { Level, Result } from "@returnlint/core";
-import type { Formatter } from "./types.js";
+import type { Formatter, ManyFormatter } from "./types.js";
+import { passed, subject, warningsFail, warningsVerdict } from "./verdict.js";
 
 const TAG: Readonly<Record<Level, string>> = { pass: "[PASS]", info: "[INFO]", warn: "[WARN]", fail: "[FAIL]" };
 const COLOR: Readonly<Record<Level, string>> = { pass: "32", info: "36", warn: "33", fail: "31" };
+
+type Paint = (level: Level, text: string) => string;
+
+function painter(color: boolean): Paint {
+  return (level, text) => (color ? `\u001b[${COLOR[level]}m${text}\u001b[39m` : text);
+}
 
 function plural(count: number, word: string): string {
   return `${String(count)} ${word}${count === 1 ? "" : "s"}`;
 }
 
-/** The seeds' transcript: `[PASS] …`, `[FAIL] …`, `Error: …`, `Recommendation: …`, then the verdict. */
-export const stylish: Formatter = ({ report, source, color, quiet }) => {
-  const paint = (level: Level, text: string) => (color ? `\u001b[${COLOR[level]}m${text}\u001b[39m` : text);
+/**
+ * The seeds' transcript: `[PASS] …`, `[FAIL] …`, `Error: …`, `Recommendation: …`, then the verdict.
+ * `--quiet` keeps a failing return's header, failures and verdict, and prints nothing for one that passed.
+ */
+export const stylish: Formatter = (input) => {
+  const { report, source, color, quiet } = input;
+  const paint = painter(color);
+  const ok = passed(input);
+  if (quiet && ok) return "";
   const lines: string[] = [];
   const command = report.command === null ? "no command" : `/${report.command}`;
-  if (!quiet) lines.push(`${paint("info", TAG.info)} Checking ${source}: ${report.format} return from ${report.agent} (${command}, preset ${report.preset})`);
+  const task = input.task === undefined ? "" : ` (task ${input.task})`;
+  lines.push(`${paint("info", TAG.info)} Checking ${source}${task}: ${report.format} return from ${report.agent} (${command}, preset ${report.preset})`);
+  if (!quiet && report.formatReason !== undefined) lines.push(`${paint("info", TAG.info)} Format ${report.format} (auto): ${report.formatReason}`);
   for (const result of report.results) {
-    if (quiet && result.level !== "fail") continue;
+    if (quiet && result.level !== "fail" && !(result.level === "warn" && warningsFail(input))) continue;
     lines.push(...describe(result, paint));
   }
   const counts = `${plural(report.errorCount, "error")}, ${plural(report.warningCount, "warning")}`;
-  if (report.ok) {
+  if (ok) {
     const withWarnings = report.warningCount > 0 ? ` with ${plural(report.warningCount, "warning")}` : "";
-    if (!quiet) lines.push(`${paint("pass", TAG.pass)} Return validation succeeded${withWarnings}`, `Status: ${report.status ?? "(none)"}`);
+    lines.push(`${paint("pass", TAG.pass)} Return validation succeeded${withWarnings}`, `Status: ${report.status ?? "(none)"}`);
   } else {
     const first = report.results.find((result) => result.level === "fail");
-    lines.push(`${paint("fail", TAG.fail)} Subagent return validation failed: ${first?.message ?? "see above"}`, counts);
+    const why = first?.message ?? (warningsFail(input) ? warningsVerdict(input) : "see above");
+    lines.push(`${paint("fail", TAG.fail)} Subagent return validation failed: ${why}`, counts);
   }
   return `${lines.join("\n")}\n`;
 };
 
-function describe(result: Result, paint: (level: Level, text: string) => string): string[] {
+/** Each return's transcript, a blank line between them, then one line for them all. */
+export const stylishMany: ManyFormatter = (inputs) => {
+  const transcripts = inputs.map(stylish).filter((text) => text !== "");
+  const failed = inputs.filter((input) => !passed(input));
+  const paint = painter(inputs[0]?.color ?? false);
+  const noun = inputs.every((input) => input.task !== undefined) ? "tasks" : "returns";
+  const verdict =
+    failed.length === 0
+      ? `${paint("pass", TAG.pass)} All ${String(inputs.length)} ${noun} passed validation`
+      : `${paint("fail", TAG.fail)} ${String(failed.length)} of ${String(inputs.length)} ${noun} failed validation: ${failed.map(subject).join(", ")}`;
+  return [...transcripts, `${verdict}\n`].join("\n");
+};
+
+function describe(result: Result, paint: Paint): string[] {
   const lines = [`${paint(result.level, TAG[result.level])} ${result.message}`];
   if (result.detail !== undefined) lines.push(...result.detail.split("\n"));
   if (result.recommendation !== undefined) lines.push(`Recommendation: ${result.recommendation}`);

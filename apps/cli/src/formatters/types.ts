@@ -17,6 +17,8 @@ export interface FormatterInput {
   readonly source: string;
   /** The directory returnlint ran in: what `source` is relative to. */
   readonly cwd: string;
+  /** The task number (`check --task`), so that a report among several names its task. */
+  readonly task?: string;
   /** The return as the rules checked it (byte-order mark removed; found inside prose, when it was). */
   readonly text: string;
   /** The line of the input on which `text` starts: 1 unless the return was found inside prose. */
@@ -33,3 +35,6 @@ export interface FormatterInput {
 }
 
 export type Formatter = (input: FormatterInput) => string;
+
+/** Several returns in one document (`check --task` with a range or a list), in the order given. */
+export type ManyFormatter = (inputs: readonly FormatterInput[]) => string;

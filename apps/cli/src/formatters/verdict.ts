@@ -1,18 +1,21 @@
 import type { Result } from "@returnlint/core";
 import type { FormatterInput } from "./types.js";
 
+/** What a verdict depends on: the report and `--max-warnings`. */
+type Verdict = Pick<FormatterInput, "report" | "maxWarnings">;
+
 /** True when `--max-warnings` turns this return's warnings into a failure. */
-export function warningsFail({ report, maxWarnings }: FormatterInput): boolean {
+export function warningsFail({ report, maxWarnings }: Verdict): boolean {
   return maxWarnings !== undefined && report.warningCount > maxWarnings;
 }
 
 /** The verdict the exit code gives: the rules' verdict, and `--max-warnings`. */
-export function passed(input: FormatterInput): boolean {
+export function passed(input: Verdict): boolean {
   return input.report.ok && !warningsFail(input);
 }
 
 /** The results that make the return fail, in the order they were reported. */
-export function failing(input: FormatterInput): Result[] {
+export function failing(input: Verdict): Result[] {
   const warningsCount = warningsFail(input);
   return input.report.results.filter((result) => result.level === "fail" || (warningsCount && result.level === "warn"));
 }
@@ -20,4 +23,15 @@ export function failing(input: FormatterInput): Result[] {
 /** The problems a formatter lists: failures, and warnings unless `--quiet`. */
 export function problems(input: FormatterInput): Result[] {
   return input.report.results.filter((result) => result.level === "fail" || (result.level === "warn" && (!input.quiet || warningsFail(input))));
+}
+
+/** Why a return with no failures still fails: more warnings than `--max-warnings` allows. */
+export function warningsVerdict(input: Verdict): string {
+  const count = input.report.warningCount;
+  return `${String(count)} ${count === 1 ? "warning" : "warnings"}, more than --max-warnings ${String(input.maxWarnings ?? 0)}`;
+}
+
+/** The return that a report among several is about: its task, or its file. */
+export function subject(input: FormatterInput): string {
+  return input.task === undefined ? input.source : `task ${input.task}`;
 }

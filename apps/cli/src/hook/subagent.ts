@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { extractReturn, isReturnlintError, parseReturn, type LoadedConfig } from "@returnlint/core";
+import { extractReturn, isReturnlintError, parseReturn, stripBom, type LoadedConfig } from "@returnlint/core";
 import { validate, type ValidationReport } from "../api.js";
+import { reaskLine } from "../formatters/reask.js";
 import { findTaskReturn, readReturnFile } from "../input.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
@@ -76,6 +77,8 @@ export interface Problem {
   readonly message: string;
   readonly detail?: string;
   readonly recommendation?: string;
+  /** The problem addressed to the subagent (`--format reask`'s line): `/pointer: what to change.` */
+  readonly reask: string;
 }
 
 /** The verdict on a located return: from the rules, or from a metadata file that is not there. */
@@ -103,6 +106,7 @@ export async function checkReturn(
       message: `Return metadata file is missing: ${source}`,
       detail: `Error: ${located.reason}`,
       recommendation: `Write ${source} (status, artifacts, metadata) before you stop`,
+      reask: `(the whole return): you wrote no return metadata file; write ${source} (status, artifacts, metadata) before you stop.`,
     };
     return { ok: false, status: null, origin: "file", source, task, problems: [problem], warningCount: 0, internalError: false };
   }
@@ -116,9 +120,14 @@ export async function checkReturn(
     ...(context.transcriptPath === undefined ? {} : { transcriptPath: context.transcriptPath }),
     ...(task === null ? {} : { task }),
   });
+  const value = parseReturn(stripBom(located.kind === "file" ? located.text : extractReturn(located.text).text));
   const problems = report.results
     .filter((result) => result.level === "fail")
-    .map(({ message, detail, recommendation }) => ({ message, ...(detail === undefined ? {} : { detail }), ...(recommendation === undefined ? {} : { recommendation }) }));
+    .map((result) => {
+      const { message, detail, recommendation } = result;
+      const reask = reaskLine(result, value.ok ? value.value : undefined);
+      return { message, ...(detail === undefined ? {} : { detail }), ...(recommendation === undefined ? {} : { recommendation }), reask };
+    });
   return {
     ok: report.ok,
     status: report.status,
