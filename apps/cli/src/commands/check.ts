@@ -23,9 +23,9 @@ delegated one, and that every artifact it claims exists and is not empty.
 Input:
   FILE, -              the return to check; "-" or no FILE reads standard input
   --task N             check specs/N_*/.return-meta.json under --root (padded or not);
-                       a range or list ("343-345", "337, 343-345, 350") checks each
-                       and prints one document for them all, with a closing verdict
-                       A task folder without its .return-meta.json fails (exit 1).
+                       a task folder without one fails (exit 1). A range or list
+                       ("343-345", "337, 343-345, 350") checks each, in one document
+                       per format, with a closing verdict
 
 What was delegated:
   --command NAME       the orchestrator command: research, plan, revise, implement,
