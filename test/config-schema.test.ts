@@ -30,6 +30,11 @@ describe("the published config schema (@returnlint/core/config.schema.json)", ()
     }
   });
 
+  it("is the file the example config points its $schema at", () => {
+    const example = JSON.parse(readFileSync(path.join(REPO, "examples", "metadata-file", "returnlint.config.json"), "utf8")) as { $schema: string };
+    expect(path.resolve(REPO, "examples", "metadata-file", example.$schema)).toBe(path.join(REPO, "packages", "core", "config.schema.json"));
+  });
+
   it("accepts the example config and a partial options object, and rejects a bad option value or severity where an editor should flag it", () => {
     expect(validate(JSON.parse(readFileSync(path.join(REPO, "examples", "metadata-file", "returnlint.config.json"), "utf8")))).toBe(true);
     expect(validate({ rules: { "status-enum": ["error", { variant: "contextual" }] }, commands: { review: { preset: "returnlint-preset-team", rules: { "./rules/x.mjs": "warn" } } } })).toBe(true);
