@@ -43,15 +43,21 @@ function workingDirectory(example: Example): string {
   return target;
 }
 
-const SENTINEL = /\n?\u001edoc-test exit (\d+)\u001e\n/;
+/** What the shell prints after each command: its exit code, on a line no command prints. */
+const MARK = "\u001e";
+const SENTINEL = new RegExp(`\\n?${MARK}doc-test exit (\\d+)${MARK}\\n`);
 
 /**
  * Runs the commands one after another in one shell, as a reader types them in one terminal (a
  * variable or a cd carries over), and returns each one's exit code and output.
  */
 function run(commands: readonly string[], cwd: string): { status: number; output: string }[] {
-  const env: Record<string, string | undefined> = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" };
-  for (const name of ["FORCE_COLOR", "RETURNLINT_SESSION_ID", "RETURNLINT_DEBUG", "RETURNLINT_MAX_INPUT_BYTES", "RETURNLINT_RULE_TIMEOUT_MS"]) delete env[name];
+  const unset = new Set(["FORCE_COLOR", "RETURNLINT_SESSION_ID", "RETURNLINT_DEBUG", "RETURNLINT_MAX_INPUT_BYTES", "RETURNLINT_RULE_TIMEOUT_MS"]);
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !unset.has(name))),
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}`,
+    NO_COLOR: "1",
+  };
   // Standard error goes where standard output goes, in the order they are written, as on a terminal.
   const script = ["exec 2>&1", ...commands.map((command) => `${command}\nprintf '\\n\\036doc-test exit %s\\036\\n' "$?"`)].join("\n");
   // coreutils' timeout signals the whole process group: nothing an example starts outlives it. No standard input: nothing waits for a keyboard.
