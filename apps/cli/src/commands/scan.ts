@@ -19,11 +19,13 @@ command of each return is inferred from its status (researched → research,
 planned → plan, implemented → implement) unless --command names one.
 
 What was delegated:
-  --command NAME       check every return as an answer to NAME
+  --command NAME       check every return as an answer to NAME (a postflight
+                       gate: an in_progress return fails); a command returnlint
+                       knows, or one the config lists under "commands"
   --root DIR           the project root artifact paths are relative to (default: .)
 
 Configuration:
-  -c, --config FILE       use FILE instead of looking for returnlint.config.* upwards
+  -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
   --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
 
 Output:
