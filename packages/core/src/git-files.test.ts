@@ -21,8 +21,8 @@ function git(cwd: string, ...args: string[]): string {
   }).trim();
 }
 
-/** A repository with one commit holding `files` (strings are contents; `{ link }` a symlink), and `extra` run before the commit. */
-function repository(name: string, files: Readonly<Record<string, string | { link: string }>>, objectFormat = "sha1"): { dir: string; commit: string; tree: string } {
+/** A repository with one commit holding `files` (strings are contents; `{ symlink }` a symlink), and `extra` run before the commit. */
+function repository(name: string, files: Readonly<Record<string, string | { symlink: string }>>, objectFormat = "sha1"): { dir: string; commit: string; tree: string } {
   const dir = path.join(scratch, name);
   mkdirSync(dir, { recursive: true });
   git(dir, "init", "-q", `--object-format=${objectFormat}`);
@@ -30,7 +30,7 @@ function repository(name: string, files: Readonly<Record<string, string | { link
     const target = path.join(dir, relative);
     mkdirSync(path.dirname(target), { recursive: true });
     if (typeof content === "string") writeFileSync(target, content);
-    else symlinkSync(content.link, target);
+    else symlinkSync(content.symlink, target);
   }
   git(dir, "add", "-A");
   return { dir, ...commitAll(dir) };
@@ -54,13 +54,13 @@ describe("createGitFileView: what a commit's tree holds", () => {
     "src/lib/index.ts": "export {};\n",
     "bin/run.sh": "#!/bin/sh\n",
     "docs/real.md": "# Real\n",
-    "specs/1_x/inside.md": { link: "../../docs/real.md" },
-    "specs/1_x/docs-dir": { link: "../../docs" },
-    "specs/1_x/out.md": { link: "../../../outside.md" },
-    "specs/1_x/absolute.md": { link: "/etc/hostname" },
-    "specs/1_x/dangling.md": { link: "nowhere.md" },
-    "loop-a": { link: "loop-b" },
-    "loop-b": { link: "loop-a" },
+    "specs/1_x/inside.md": { symlink: "../../docs/real.md" },
+    "specs/1_x/docs-dir": { symlink: "../../docs" },
+    "specs/1_x/out.md": { symlink: "../../../outside.md" },
+    "specs/1_x/absolute.md": { symlink: "/etc/hostname" },
+    "specs/1_x/dangling.md": { symlink: "nowhere.md" },
+    "loop-a": { symlink: "loop-b" },
+    "loop-b": { symlink: "loop-a" },
   });
   execFileSync("chmod", ["+x", path.join(repo.dir, "bin/run.sh")]);
   // A submodule as git records it: a gitlink entry, no files of its own in this tree.

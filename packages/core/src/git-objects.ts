@@ -31,18 +31,31 @@ export interface GitObjectsOptions {
 
 /**
  * Variables that redirect git away from the directory it is given (`GIT_DIR` is set
- * inside git hooks, for instance): removed, so that `-C DIR` means DIR.
+ * inside git hooks, for instance), or change what a pathspec means: removed, so that
+ * `-C DIR` means DIR and a `:(glob)` pathspec means what it says.
  */
-const REDIRECTING = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"];
+const REDIRECTING = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_CEILING_DIRECTORIES",
+  "GIT_LITERAL_PATHSPECS",
+  "GIT_GLOB_PATHSPECS",
+  "GIT_NOGLOB_PATHSPECS",
+  "GIT_ICASE_PATHSPECS",
+];
 
 /**
  * The environment every git process of returnlint gets: never a prompt, never a
  * fetch of missing objects from a promisor remote (a partial clone), no pager.
  */
 export function gitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: "0", GIT_NO_LAZY_FETCH: "1", GIT_PAGER: "cat", GIT_OPTIONAL_LOCKS: "0" };
-  for (const name of REDIRECTING) delete env[name];
-  return env;
+  const kept = Object.entries(base).filter(([name]) => !REDIRECTING.includes(name));
+  return { ...Object.fromEntries(kept), GIT_TERMINAL_PROMPT: "0", GIT_NO_LAZY_FETCH: "1", GIT_PAGER: "cat", GIT_OPTIONAL_LOCKS: "0" };
 }
 
 /**
