@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { GitObjectCache, createGitFileView, parseTree, type GitFileView } from "./git-files.js";
+import { GitObjectCache, GitTree, createGitFileView, type GitFileView } from "./git-files.js";
 import { gitEnvironment, openGitObjects, type GitObjectReader } from "./git-objects.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-git-files-"));
@@ -189,13 +189,25 @@ describe("openGitObjects", () => {
   });
 });
 
-describe("parseTree", () => {
-  it("reads names with spaces and non-ASCII characters", () => {
-    const oid = Buffer.alloc(20, 0xab);
-    const data = Buffer.concat([Buffer.from("100644 a file.md\0"), oid, Buffer.from("40000 dossier é\0"), oid]);
-    expect([...parseTree(data, 20)]).toEqual([
-      ["a file.md", { mode: "100644", oid: "ab".repeat(20) }],
-      ["dossier é", { mode: "40000", oid: "ab".repeat(20) }],
-    ]);
+describe("GitTree", () => {
+  const oid = (byte: number) => Buffer.alloc(20, byte);
+  // A name that holds another entry's "<mode> <name>" must not be taken for it.
+  const data = Buffer.concat([Buffer.from("100644 100644 b.md\0"), oid(0x01), Buffer.from("100644 a file.md\0"), oid(0xab), Buffer.from("40000 dossier é\0"), oid(0xcd)]);
+
+  it("finds entries by name where they lie, names with spaces and non-ASCII characters too", () => {
+    const tree = new GitTree(data, 20);
+    expect(tree.get("a file.md")).toEqual({ mode: "100644", oid: "ab".repeat(20) });
+    expect(tree.get("dossier é")).toEqual({ mode: "40000", oid: "cd".repeat(20) });
+    expect(tree.get("b.md")).toBeUndefined();
+    expect(tree.get("100644 b.md")).toEqual({ mode: "100644", oid: "01".repeat(20) });
+  });
+
+  it("answers the same once it has indexed a tree asked often", () => {
+    const tree = new GitTree(data, 20);
+    for (let round = 0; round < 20; round += 1) {
+      expect(tree.get("a file.md")?.oid).toBe("ab".repeat(20));
+      expect(tree.get("b.md")).toBeUndefined();
+    }
+    expect([...tree.entries()].map(([name]) => name)).toEqual(["100644 b.md", "a file.md", "dossier é"]);
   });
 });

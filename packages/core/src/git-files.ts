@@ -33,7 +33,71 @@ export interface GitTreeEntry {
   readonly oid: string;
 }
 
-export type GitTree = ReadonlyMap<string, GitTreeEntry>;
+/** Trees asked for more names than this are indexed; the others are searched where they lie. */
+const INDEX_AFTER = 8;
+
+/**
+ * A tree object: entries of `<mode> <name>\0<object id, raw bytes>`. Most trees an
+ * audit reads are looked at for one or two names (the `specs/` folder of each commit,
+ * a thousand entries that change with every commit), so a lookup walks the entries in
+ * place, decoding only the one it finds; a tree asked often gets an index.
+ */
+export class GitTree {
+  private index: Map<string, GitTreeEntry> | undefined;
+  /** The names looked up so far, before there is an index: a path is resolved many times while its return is checked. */
+  private readonly found = new Map<string, GitTreeEntry | undefined>();
+
+  constructor(
+    private readonly data: Buffer,
+    private readonly hashBytes: number,
+  ) {}
+
+  /** What the tree takes in memory, about. */
+  get bytes(): number {
+    return this.data.length;
+  }
+
+  get(name: string): GitTreeEntry | undefined {
+    if (this.index !== undefined) return this.index.get(name);
+    if (this.found.has(name)) return this.found.get(name);
+    if (this.found.size >= INDEX_AFTER) {
+      this.index = new Map(this.entries());
+      this.found.clear();
+      return this.index.get(name);
+    }
+    const entry = this.search(name);
+    this.found.set(name, entry);
+    return entry;
+  }
+
+  private search(name: string): GitTreeEntry | undefined {
+    const wanted = Buffer.from(name, "utf8");
+    for (const [start, space, nul] of this.boundaries()) {
+      if (nul - space - 1 === wanted.length && this.data.compare(wanted, 0, wanted.length, space + 1, nul) === 0) return this.entryAt(start, space, nul);
+    }
+    return undefined;
+  }
+
+  *entries(): Generator<[string, GitTreeEntry]> {
+    for (const [start, space, nul] of this.boundaries()) yield [this.data.toString("utf8", space + 1, nul), this.entryAt(start, space, nul)];
+  }
+
+  private entryAt(start: number, space: number, nul: number): GitTreeEntry {
+    return { mode: this.data.toString("latin1", start, space), oid: this.data.toString("hex", nul + 1, nul + 1 + this.hashBytes) };
+  }
+
+  /** Where each entry's mode starts, its space and its name's closing NUL. */
+  private *boundaries(): Generator<[number, number, number]> {
+    const { data, hashBytes } = this;
+    for (let at = 0; at < data.length; ) {
+      const space = data.indexOf(0x20, at);
+      const nul = space === -1 ? -1 : data.indexOf(0, space + 1);
+      if (nul === -1 || nul + 1 + hashBytes > data.length) return;
+      yield [at, space, nul];
+      at = nul + 1 + hashBytes;
+    }
+  }
+}
 
 /**
  * Trees, blob sizes and symlink targets by object id, shared by the views of one
@@ -43,13 +107,13 @@ export type GitTree = ReadonlyMap<string, GitTreeEntry>;
  */
 export class GitObjectCache {
   private readonly trees = new Map<string, GitTree | null>();
-  private treeEntries = 0;
+  private treeBytes = 0;
   private readonly sizes = new Map<string, number | null>();
   private readonly links = new Map<string, string | null>();
 
   constructor(
     readonly objects: GitObjectReader,
-    private readonly maxTreeEntries = 200_000,
+    private readonly maxTreeBytes = 16 * 1024 * 1024,
     private readonly maxSmall = 100_000,
   ) {}
 
@@ -65,11 +129,11 @@ export class GitObjectCache {
 
   setTree(oid: string, tree: GitTree | null): void {
     this.trees.set(oid, tree);
-    this.treeEntries += (tree?.size ?? 0) + 1;
+    this.treeBytes += (tree?.bytes ?? 0) + 64;
     for (const [old, value] of this.trees) {
-      if (this.treeEntries <= this.maxTreeEntries || old === oid) break;
+      if (this.treeBytes <= this.maxTreeBytes || old === oid) break;
       this.trees.delete(old);
-      this.treeEntries -= (value?.size ?? 0) + 1;
+      this.treeBytes -= (value?.bytes ?? 0) + 64;
     }
   }
 
@@ -242,7 +306,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
         let tree = cache.tree(need.oid);
         if (tree === undefined) {
           const object = await objects.contents(need.oid);
-          tree = object?.type === "tree" ? parseTree(object.data, need.oid.length / 2) : null;
+          tree = object?.type === "tree" ? new GitTree(object.data, need.oid.length / 2) : null;
           cache.setTree(need.oid, tree);
         }
         trees.set(need.oid, tree);
@@ -338,18 +402,4 @@ function kindOf(mode: string): "tree" | "file" | "symlink" | "submodule" | "othe
   // 100644 and 100755, and the 100664 of very old repositories.
   if (mode.startsWith("100")) return "file";
   return "other";
-}
-
-/** A tree object: entries of `<mode> <name>\0<object id, hashBytes raw bytes>`. */
-export function parseTree(data: Buffer, hashBytes: number): GitTree {
-  const tree = new Map<string, GitTreeEntry>();
-  let at = 0;
-  while (at < data.length) {
-    const space = data.indexOf(0x20, at);
-    const nul = space === -1 ? -1 : data.indexOf(0, space + 1);
-    if (nul === -1 || nul + 1 + hashBytes > data.length) break;
-    tree.set(data.toString("utf8", space + 1, nul), { mode: data.toString("latin1", at, space), oid: data.toString("hex", nul + 1, nul + 1 + hashBytes) });
-    at = nul + 1 + hashBytes;
-  }
-  return tree;
 }

@@ -112,6 +112,7 @@ class BatchProcess {
   private body: Body | undefined;
   private failure: Error | undefined;
   private stderr = "";
+  private corked = false;
 
   constructor(
     git: string,
@@ -143,6 +144,15 @@ class BatchProcess {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({ name, maxBytes, resolve, reject });
+      // The requests of one tick go to git in one write.
+      if (!this.corked) {
+        this.corked = true;
+        this.child.stdin.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          this.child.stdin.uncork();
+        });
+      }
       this.child.stdin.write(`${name}\n`);
     });
   }
@@ -224,7 +234,8 @@ class BatchProcess {
     body.remaining -= take;
     if (body.remaining === 0) {
       this.body = undefined;
-      body.pending.resolve({ ...body.info, data: body.chunks.length === 1 ? (body.chunks[0] ?? EMPTY) : Buffer.concat(body.chunks) });
+      // A copy, always: a slice would keep the whole chunk it came in alive for as long as the object is cached.
+      body.pending.resolve({ ...body.info, data: Buffer.concat(body.chunks, body.kept) });
     }
     return data.subarray(take);
   }
