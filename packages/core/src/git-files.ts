@@ -113,7 +113,7 @@ export class GitObjectCache {
 
   constructor(
     readonly objects: GitObjectReader,
-    private readonly maxTreeBytes = 16 * 1024 * 1024,
+    private readonly maxTreeBytes = 4 * 1024 * 1024,
     private readonly maxSmall = 100_000,
   ) {}
 
