@@ -99,64 +99,65 @@ export class GitTree {
   }
 }
 
+/** What a view learns about an object, by kind: null when the repository has no such object of that kind. */
+export interface GitObjectFacts {
+  readonly tree: GitTree | null;
+  /** A blob's size. */
+  readonly size: number | null;
+  /** A symlink's target. */
+  readonly link: string | null;
+}
+
+type FactKind = keyof GitObjectFacts;
+type FactMaps = { [K in FactKind]: Map<string, GitObjectFacts[K]> };
+
+const factMaps = (): FactMaps => ({ tree: new Map(), size: new Map(), link: new Map() });
+
 /**
  * Trees, blob sizes and symlink targets by object id, shared by the views of one
  * repository. Objects are content-addressed, so nothing here ever goes stale: a
  * folder that did not change between two commits is the same tree and is read once.
- * Bounded: the least recently used go first, and are read again if asked for.
+ * Bounded: trees by their bytes, least recently used first out; sizes and targets by
+ * count. What is dropped is read again if asked for.
  */
 export class GitObjectCache {
-  private readonly trees = new Map<string, GitTree | null>();
+  private readonly facts = factMaps();
   private treeBytes = 0;
-  private readonly sizes = new Map<string, number | null>();
-  private readonly links = new Map<string, string | null>();
 
   constructor(
     readonly objects: GitObjectReader,
     private readonly maxTreeBytes = 4 * 1024 * 1024,
-    private readonly maxSmall = 100_000,
+    private readonly maxFacts = 100_000,
   ) {}
 
-  tree(oid: string): GitTree | null | undefined {
-    const tree = this.trees.get(oid);
-    if (tree !== undefined) {
+  get<K extends FactKind>(kind: K, oid: string): GitObjectFacts[K] | undefined {
+    const map = this.facts[kind] as Map<string, GitObjectFacts[K]>;
+    const value = map.get(oid);
+    if (value !== undefined && kind === "tree") {
       // Most recently used last: Map keeps insertion order.
-      this.trees.delete(oid);
-      this.trees.set(oid, tree);
+      map.delete(oid);
+      map.set(oid, value);
     }
-    return tree;
+    return value;
   }
 
-  setTree(oid: string, tree: GitTree | null): void {
-    this.trees.set(oid, tree);
-    this.treeBytes += (tree?.bytes ?? 0) + 64;
-    for (const [old, value] of this.trees) {
+  set<K extends FactKind>(kind: K, oid: string, value: GitObjectFacts[K]): void {
+    const map = this.facts[kind] as Map<string, GitObjectFacts[K]>;
+    if (kind !== "tree") {
+      if (map.size >= this.maxFacts) map.clear();
+      map.set(oid, value);
+      return;
+    }
+    const trees = this.facts.tree;
+    const bytes = (tree: GitTree | null) => (tree?.bytes ?? 0) + 64;
+    trees.set(oid, value as GitTree | null);
+    this.treeBytes += bytes(value as GitTree | null);
+    for (const [old, tree] of trees) {
       if (this.treeBytes <= this.maxTreeBytes || old === oid) break;
-      this.trees.delete(old);
-      this.treeBytes -= (value?.bytes ?? 0) + 64;
+      trees.delete(old);
+      this.treeBytes -= bytes(tree);
     }
   }
-
-  size(oid: string): number | null | undefined {
-    return this.sizes.get(oid);
-  }
-
-  setSize(oid: string, size: number | null): void {
-    bounded(this.sizes, this.maxSmall).set(oid, size);
-  }
-
-  link(oid: string): string | null | undefined {
-    return this.links.get(oid);
-  }
-
-  setLink(oid: string, target: string | null): void {
-    bounded(this.links, this.maxSmall).set(oid, target);
-  }
-}
-
-function bounded<V>(map: Map<string, V>, max: number): Map<string, V> {
-  if (map.size >= max) map.clear();
-  return map;
 }
 
 export interface GitFileViewOptions {
@@ -193,11 +194,7 @@ export interface GitFileView extends FileView {
   loadMissing(): Promise<boolean>;
 }
 
-type Need =
-  | { readonly kind: "tree"; readonly oid: string }
-  | { readonly kind: "size"; readonly oid: string }
-  | { readonly kind: "link"; readonly oid: string }
-  | { readonly kind: "content"; readonly oid: string; readonly maxBytes: number };
+type Need = { readonly kind: FactKind; readonly oid: string } | { readonly kind: "content"; readonly oid: string; readonly maxBytes: number };
 
 /** A path resolved as far as what is loaded allows: an answer (with the blob it found), or what is missing. */
 type Resolution = { readonly check: FileCheck; readonly blob?: string } | { readonly need: Need };
@@ -208,37 +205,43 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
   const { cache, commit, root, mtimeMs } = options;
   const objects = cache.objects;
   // What this view loaded: kept for as long as the view lives, whatever the shared cache evicts.
-  const trees = new Map<string, GitTree | null>();
-  const sizes = new Map<string, number | null>();
-  const links = new Map<string, string | null>();
+  const own = factMaps();
   const contents = new Map<string, Buffer | null>();
   const missed = new Map<string, Need>();
 
-  function treeOf(oid: string): GitTree | null | undefined {
-    let tree = trees.get(oid);
-    if (tree === undefined) {
-      tree = cache.tree(oid);
-      if (tree !== undefined) trees.set(oid, tree);
+  /** What this view knows of an object, or what the shared cache does (kept from then on); undefined when neither was told. */
+  function known<K extends FactKind>(kind: K, oid: string): GitObjectFacts[K] | undefined {
+    const map = own[kind] as Map<string, GitObjectFacts[K]>;
+    let value = map.get(oid);
+    if (value === undefined) {
+      value = cache.get(kind, oid);
+      if (value !== undefined) map.set(oid, value);
     }
-    return tree;
+    return value;
   }
 
-  function sizeOf(oid: string): number | null | undefined {
-    let size = sizes.get(oid);
-    if (size === undefined) {
-      size = cache.size(oid);
-      if (size !== undefined) sizes.set(oid, size);
-    }
-    return size;
-  }
+  const read: { readonly [K in FactKind]: (oid: string) => Promise<GitObjectFacts[K]> } = {
+    async tree(oid) {
+      const object = await objects.contents(oid);
+      return object?.type === "tree" ? new GitTree(object.data, oid.length / 2) : null;
+    },
+    async size(oid) {
+      const info = await objects.info(oid);
+      return info?.type === "blob" ? info.size : null;
+    },
+    async link(oid) {
+      const object = await objects.contents(oid, MAX_LINK_BYTES + 1);
+      return object?.type === "blob" && object.size <= MAX_LINK_BYTES ? object.data.toString("utf8") : null;
+    },
+  };
 
-  function linkOf(oid: string): string | null | undefined {
-    let target = links.get(oid);
-    if (target === undefined) {
-      target = cache.link(oid);
-      if (target !== undefined) links.set(oid, target);
+  async function learn(kind: FactKind, oid: string): Promise<void> {
+    let value = cache.get(kind, oid);
+    if (value === undefined) {
+      value = await read[kind](oid);
+      cache.set(kind, oid, value);
     }
-    return target;
+    (own[kind] as Map<string, GitObjectFacts[FactKind]>).set(oid, value);
   }
 
   function resolve(given: string): Resolution {
@@ -261,7 +264,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
         continue;
       }
       const folder = folders[folders.length - 1] ?? options.tree;
-      const tree = treeOf(folder);
+      const tree = known("tree", folder);
       if (tree === undefined) return { need: { kind: "tree", oid: folder } };
       if (tree === null) return problem("unreadable");
       const entry = tree.get(name);
@@ -277,7 +280,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
         case "symlink": {
           followed += 1;
           if (followed > MAX_LINKS) return problem("symlinkLoop");
-          const target = linkOf(entry.oid);
+          const target = known("link", entry.oid);
           if (target === undefined) return { need: { kind: "link", oid: entry.oid } };
           if (target === null) return problem("unreadable");
           if (target === "") return problem("notFound");
@@ -288,7 +291,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
         case "file": {
           // A file in the middle of a path is ENOTDIR to the kernel: not found, as the disk view says.
           if (!last) return problem("notFound");
-          const size = sizeOf(entry.oid);
+          const size = known("size", entry.oid);
           if (size === undefined) return { need: { kind: "size", oid: entry.oid } };
           if (size === null) return problem("unreadable");
           return { check: { ok: true, kind: "file", size, mtimeMs, path: given }, blob: entry.oid };
@@ -301,43 +304,12 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
   }
 
   async function load(need: Need): Promise<void> {
-    switch (need.kind) {
-      case "tree": {
-        let tree = cache.tree(need.oid);
-        if (tree === undefined) {
-          const object = await objects.contents(need.oid);
-          tree = object?.type === "tree" ? new GitTree(object.data, need.oid.length / 2) : null;
-          cache.setTree(need.oid, tree);
-        }
-        trees.set(need.oid, tree);
-        return;
-      }
-      case "size": {
-        let size = cache.size(need.oid);
-        if (size === undefined) {
-          const info = await objects.info(need.oid);
-          size = info?.type === "blob" ? info.size : null;
-          cache.setSize(need.oid, size);
-        }
-        sizes.set(need.oid, size);
-        return;
-      }
-      case "link": {
-        let target = cache.link(need.oid);
-        if (target === undefined) {
-          const object = await objects.contents(need.oid, MAX_LINK_BYTES + 1);
-          target = object?.type === "blob" && object.size <= MAX_LINK_BYTES ? object.data.toString("utf8") : null;
-          cache.setLink(need.oid, target);
-        }
-        links.set(need.oid, target);
-        return;
-      }
-      case "content": {
-        const object = await objects.contents(need.oid, need.maxBytes);
-        contents.set(need.oid, object?.type === "blob" ? object.data : null);
-        return;
-      }
+    if (need.kind !== "content") {
+      await learn(need.kind, need.oid);
+      return;
     }
+    const object = await objects.contents(need.oid, need.maxBytes);
+    contents.set(need.oid, object?.type === "blob" ? object.data : null);
   }
 
   function miss(need: Need): void {
