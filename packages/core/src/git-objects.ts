@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 
 /** What `git cat-file --batch-check` says about an object. */
 export interface GitObjectInfo {
@@ -120,6 +120,8 @@ class BatchProcess {
     private readonly mode: "--batch" | "--batch-check",
     env: NodeJS.ProcessEnv,
   ) {
+    // Loaded here, not imported: core is on every check's start-up path, and node:child_process is not cheap to load.
+    const { spawn } = process.getBuiltinModule("node:child_process");
     this.child = spawn(git, ["--git-dir", gitDir, "cat-file", mode], { env, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stdout.on("data", (chunk: Buffer) => {
       this.receive(chunk);
