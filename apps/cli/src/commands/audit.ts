@@ -143,7 +143,8 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
       range: {
         since: since?.toISOString() ?? null,
         until: until?.toISOString() ?? null,
-        first: returns[0]?.date ?? null,
+        // History order is not date order (a rebased or merged branch keeps its authors' dates).
+        first: returns.reduce<string | null>((earliest, audited) => (earliest === null || audited.date < earliest ? audited.date : earliest), null),
         last: returns.reduce<string | null>((latest, audited) => (latest === null || audited.date > latest ? audited.date : latest), null),
       },
       config: source,
@@ -185,7 +186,7 @@ function verdictLine(document: AuditDocument, maxPhantom: number | undefined, re
   if (summary.returns === 0) {
     const ranged = document.range.since !== null || document.range.until !== null ? " in that range" : "";
     return summary.unreadable > 0
-      ? `[FAIL] None of the ${count(summary.unreadable, "version")} of .return-meta.json files could be read`
+      ? `[FAIL] ${count(summary.unreadable, "version")} of .return-meta.json could not be read, and none was audited`
       : `[INFO] No .return-meta.json was committed in the history of ${rev}${ranged}`;
   }
   const of = `of ${count(summary.returns, "return")}`;
