@@ -1,5 +1,7 @@
 // The projects the benchmark runs on, generated under bench/.work/ (gitignored) and
 // reused while their marker says they are complete.
+import { Buffer } from "node:buffer";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -79,4 +81,81 @@ function writeFiles(root, files) {
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, content);
   }
+}
+
+const AUDIT_AGENTS = [
+  ["research", "researched", "lean-research-agent"],
+  ["plan", "planned", "planner-agent"],
+  ["implement", "implemented", "general-implementation-agent"],
+  ["research", "researched", "general-research-agent"],
+];
+
+/**
+ * Case 5: a bare repository whose history holds `versions` versions of metadata files
+ * (`specs/{N}_task_{N}/.return-meta.json`), two per task: the early metadata
+ * (`in_progress`), then the final return with a report and a summary, written in the
+ * same commit. One commit per version, four hours apart from 2025-01-01. Every tenth
+ * task's final return claims artifacts that are never written, and every 25th that is
+ * not a tenth writes one of them a commit later: phantom work either way. Written with
+ * one `git fast-import`. Returns the repository and how many versions are phantom work.
+ */
+export function auditRepository(workDir, versions, log) {
+  const root = path.join(workDir, `audit-${String(versions)}.git`);
+  const marker = path.join(workDir, `audit-${String(versions)}.complete`);
+  const tasks = versions / 2;
+  const isPhantom = (task) => task % 10 === 0 || task % 25 === 0;
+  let phantom = 0;
+  for (let task = 1; task <= tasks; task += 1) if (isPhantom(task)) phantom += 1;
+  if (existsSync(marker) && readFileSync(marker, "utf8") === String(versions)) return { root, phantom };
+  log(`generating a history of ${String(versions)} metadata-file versions in ${path.relative(process.cwd(), root)} …`);
+  rmSync(root, { recursive: true, force: true });
+  rmSync(marker, { force: true });
+  mkdirSync(root, { recursive: true });
+  const git = (args, input) => {
+    const run = spawnSync("git", args, { cwd: root, input, encoding: "utf8", maxBuffer: 1024 * 1024 * 1024 });
+    if (run.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${run.stderr}`);
+  };
+  git(["init", "-q", "--bare", "--initial-branch=main"]);
+
+  const chunks = [];
+  const data = (text) => `data ${String(Buffer.byteLength(text))}\n${text}\n`;
+  let mark = 0;
+  let time = Date.UTC(2025, 0, 1) / 1000;
+  /** A late artifact, written by the next commit. */
+  let pending;
+  const commit = (message, files) => {
+    mark += 1;
+    time += 4 * 3600;
+    chunks.push(`commit refs/heads/main\nmark :${String(mark)}\nauthor Bench <bench@returnlint.invalid> ${String(time)} +0000\ncommitter Bench <bench@returnlint.invalid> ${String(time)} +0000\n${data(message)}`);
+    if (mark > 1) chunks.push(`from :${String(mark - 1)}\n`);
+    for (const [file, content] of Object.entries(files)) chunks.push(`M 100644 inline ${file}\n${data(content)}`);
+    chunks.push("\n");
+  };
+  for (let task = 1; task <= tasks; task += 1) {
+    const [command, status, agent] = AUDIT_AGENTS[task % AUDIT_AGENTS.length];
+    const dir = `specs/${String(task)}_task_${String(task)}`;
+    const started = new Date((time + 4 * 3600) * 1000).toISOString();
+    const early = { status: "in_progress", started_at: started, artifacts: [], partial_progress: { stage: "initializing", details: "Agent started" }, metadata: metadata(agent, command) };
+    commit(`task ${String(task)}: early metadata`, { [`${dir}/.return-meta.json`]: `${JSON.stringify(early, null, 2)}\n`, ...(pending ?? {}) });
+    pending = undefined;
+    const report = `${dir}/reports/${command}-001.md`;
+    const summary = `${dir}/summaries/${command}-summary.md`;
+    const final = {
+      status,
+      artifacts: [
+        { type: "report", path: report, summary: "Report" },
+        { type: "summary", path: summary, summary: "Summary" },
+      ],
+      ...(status === "implemented" ? { completion_data: { completion_summary: "Implemented the plan's phases and their tests." } } : {}),
+      next_steps: `Run the next command for task ${String(task)}`,
+      metadata: metadata(agent, command),
+    };
+    const late = task % 25 === 0 && task % 10 !== 0;
+    const artifacts = task % 10 === 0 ? {} : late ? { [report]: REPORT } : { [report]: REPORT, [summary]: PLAN };
+    if (late) pending = { [summary]: PLAN };
+    commit(`task ${String(task)}: ${status}`, { [`${dir}/.return-meta.json`]: `${JSON.stringify(final, null, 2)}\n`, ...artifacts });
+  }
+  git(["fast-import", "--quiet"], chunks.join(""));
+  writeFileSync(marker, String(versions));
+  return { root, phantom };
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkProject, scanProject } from "./fixtures.mjs";
+import { auditRepository, checkProject, scanProject } from "./fixtures.mjs";
 import { HAVE_TIME, childEnv, stats, timeInterleaved, timeWithMemory } from "./measure.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -30,8 +30,8 @@ if (!existsSync(BIN)) {
 }
 
 const plan = quick
-  ? { startupRuns: 10, bashRuns: 3, scanSizes: [1000, 10000], scanRuns: { 1000: 2, 10000: 1 }, apiSeconds: 0.3, apiRounds: 2 }
-  : { startupRuns: 40, bashRuns: 10, scanSizes: [1000, 10000, 100000], scanRuns: { 1000: 5, 10000: 3, 100000: 3 }, apiSeconds: 1, apiRounds: 5 };
+  ? { startupRuns: 10, bashRuns: 3, scanSizes: [1000, 10000], scanRuns: { 1000: 2, 10000: 1 }, apiSeconds: 0.3, apiRounds: 2, auditRuns: 1 }
+  : { startupRuns: 40, bashRuns: 10, scanSizes: [1000, 10000, 100000], scanRuns: { 1000: 5, 10000: 3, 100000: 3 }, apiSeconds: 1, apiRounds: 5, auditRuns: 5 };
 
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 const ms = (value) => `${value.toFixed(1)} ms`;
@@ -162,6 +162,38 @@ sections.push({
     "node bench/api.mjs bench/.work/check bench/.work/check/no-artifacts.config.json 1 5",
   ],
 });
+
+// Case 5: returnlint audit over a generated history of 2,000 metadata-file versions (issue 19).
+{
+  const versions = 2000;
+  const { root, phantom } = auditRepository(WORK, versions, log);
+  log(`Case 5: audit of a history of ${String(versions)} metadata-file versions …`);
+  const rows = [];
+  for (const format of ["json", "html"]) {
+    const command = { label: `audit --format ${format}`, argv: [NODE, BIN, "audit", root, "--format", format], expectStatus: 0 };
+    const runs = [];
+    for (let run = 0; run <= plan.auditRuns; run += 1) {
+      const measured = timeWithMemory(command, WORK);
+      if (format === "json") {
+        const summary = JSON.parse(measured.stdout).summary;
+        if (summary.returns !== versions || summary.phantom !== phantom) throw new Error(`audit: expected ${String(versions)} returns and ${String(phantom)} phantom, got ${String(summary.returns)} and ${String(summary.phantom)}`);
+      } else if (!measured.stdout.includes("Chart.js")) throw new Error("audit --format html: no chart library in the page");
+      // The first run reads the repository into the kernel's caches; it is shown on its own.
+      runs.push(measured);
+    }
+    const [first, ...timed] = runs;
+    const wall = stats(timed.map((run) => run.ms));
+    const rss = stats(runs.map((run) => run.rssMb));
+    rows.push([command.label, ms(first.ms), ms(wall.min), ms(wall.median), ms(wall.max), ms(wall.median / (versions / 1000)), `${rss.max.toFixed(1)} MB`]);
+  }
+  sections.push({
+    title: `Case 5: returnlint audit of a history of ${versions.toLocaleString("en-US")} metadata-file versions`,
+    note: `a bare repository of ${versions.toLocaleString("en-US")} commits (bench/fixtures.mjs auditRepository: ${String(versions / 2)} tasks, early metadata then the final return, ${String(phantom)} of them phantom work); peak RSS from ${HAVE_TIME ? "/usr/bin/time -v" : "process.resourceUsage()"} (the Node process${HAVE_TIME ? " and its git children, the largest of them" : ""}); ${String(plan.auditRuns)} timed runs after the first`,
+    header: ["command", "first run", "min", "median", "max", "median per 1,000 versions", "peak RSS (max)"],
+    rows,
+    commands: [`node apps/cli/dist/returnlint.cjs audit bench/.work/audit-${String(versions)}.git --format json`, `node apps/cli/dist/returnlint.cjs audit bench/.work/audit-${String(versions)}.git --format html`],
+  });
+}
 
 const machine = {
   cpu: os.cpus()[0]?.model ?? "unknown",

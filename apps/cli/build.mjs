@@ -100,6 +100,21 @@ const ruleDocs = {
   },
 };
 
+// Chart.js, for the audit's HTML report: its text inlined into a chunk the bin requires only for
+// `audit --format html`, so that the report is one self-contained page and the installed CLI needs
+// neither chart.js nor the network. src/audit/chart-library.ts reads node_modules only as the sources run.
+// The UMD build sits beside the package's main file (its "exports" do not list it).
+const chartSource = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.resolve("chart.js"))), "chart.umd.min.js"), "utf8");
+writeFileSync(new URL("chart-library.mjs", generated), `export function chartLibrary() {\n  return ${JSON.stringify(chartSource)};\n}\n`);
+const chartLibrary = {
+  name: "chart-library",
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\/chart-library\.js$/ }, (args) =>
+      /[\\/]cli[\\/]src[\\/]audit$/.test(args.resolveDir) ? { path: "./chunks/chart-library.cjs", external: true } : undefined,
+    );
+  },
+};
+
 const configModule = (name) => fileURLToPath(new URL(`../../packages/core/dist/config/${name}.js`, import.meta.url));
 
 await Promise.all([
@@ -115,7 +130,15 @@ await Promise.all([
   }),
   // No import() in cli.cjs: the lazy chunks become requires, and the user's files are imported
   // through the loader (core's config/import-file.ts says why).
-  build({ ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, plugins: [lazyConfigChunks, precompiled, ruleDocs] }),
+  build({
+    ...shared,
+    entryPoints: ["src/bin.ts"],
+    outfile: "dist/cli.cjs",
+    format: "cjs",
+    supported: { "dynamic-import": false },
+    plugins: [lazyConfigChunks, precompiled, ruleDocs, chartLibrary],
+  }),
+  build({ ...shared, entryPoints: [fileURLToPath(new URL("chart-library.mjs", generated))], outfile: "dist/chunks/chart-library.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [fileURLToPath(new URL("rule-docs.mjs", generated))], outfile: "dist/chunks/rule-docs.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [configModule("options")], outfile: "dist/chunks/config-options.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [configModule("yaml")], outfile: "dist/chunks/config-yaml.cjs", format: "cjs" }),

@@ -10,6 +10,8 @@ Lint what your AI subagents return, so that "completed" means the work exists.
 Commands:
   check [FILE | -]     validate one return (a console JSON return or a .return-meta.json)
   scan [DIR]           validate every .return-meta.json below DIR (default: specs/)
+  audit [REPO]         validate every committed version of every .return-meta.json in
+                       a repository's history: phantom work per agent and month
   hook claude          a Claude Code SubagentStop/Stop hook: block a stop whose return fails
   init                 write a commented returnlint.config.yaml for your format
   rules                list every rule, its severity in each preset and its docs
@@ -28,6 +30,7 @@ type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
 
 /** Commands load on use: a check never pays for the others. */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  audit: async () => (await import("./commands/audit.js")).audit,
   check: async () => (await import("./commands/check.js")).check,
   explain: async () => (await import("./commands/explain.js")).explain,
   hook: async () => (await import("./commands/hook.js")).hook,

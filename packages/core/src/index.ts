@@ -19,6 +19,8 @@ export {
   successStatuses,
 } from "./vocabulary.js";
 export { createFileView } from "./files.js";
+export { GitObjectCache, GitTree, createGitFileView, lexicalProblem, type GitFileView, type GitFileViewOptions, type GitObjectFacts, type GitTreeEntry } from "./git-files.js";
+export { gitEnvironment, openGitObjects, type GitObjectContent, type GitObjectInfo, type GitObjectReader, type GitObjectsOptions } from "./git-objects.js";
 export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export {

@@ -1,0 +1,112 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CONFIG_FILES, ReturnlintError, isObject, isReturnlintError, type GitFileView, type LoadedConfig } from "@returnlint/core";
+import { loadReturnlintConfig } from "../api.js";
+import type { Repository } from "./repository.js";
+
+export interface AuditConfig {
+  readonly config: LoadedConfig;
+  /** What the report says the config was: `HEAD:returnlint.config.yaml`, a file given with --config, or null for none. */
+  readonly source: string | null;
+}
+
+const MANIFEST = "package.json";
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * The config an audit applies to every version: `--config FILE` when given, else the
+ * one committed at the tip of the audited history (the same names `check` looks
+ * for, at the repository's root). One yardstick for all of history, so that rates
+ * from different months compare; the same in a clone and in a bare repository;
+ * uncommitted edits do not change what history says.
+ *
+ * When the clone's working tree holds that same file, unchanged, it is loaded from
+ * there, so that rules and presets it names resolve from the project's folder as they
+ * do for `check`. Otherwise a JSON or YAML config is loaded from a private temporary
+ * copy (built-in rules only), and a JavaScript config, which is code, is not run at all.
+ */
+export async function auditConfig(repo: Repository, tipName: string, tip: GitFileView | null, given: { config?: string; preset?: string }, cwd: string): Promise<AuditConfig> {
+  const preset = given.preset === undefined ? {} : { preset: given.preset };
+  if (given.config !== undefined) {
+    const configFile = path.resolve(cwd, given.config);
+    return { config: await loadReturnlintConfig({ cwd, configFile, ...preset }), source: path.relative(cwd, configFile) || configFile };
+  }
+  const committed = tip === null ? null : await committedConfig(tip);
+  if (committed === null) return { config: await fromCopy(null, preset, tipName), source: null };
+  const source = `${tipName}:${committed.name}`;
+  const working = path.join(repo.root, committed.name);
+  if (!repo.bare && sameContent(working, committed.text)) {
+    // package.json is found by discovery, which takes a returnlint.config.* first: there is none at the root (HEAD's would have been found first).
+    const shadowed = committed.name === MANIFEST && CONFIG_FILES.some((name) => existsSync(path.join(repo.root, name)));
+    if (!shadowed) {
+      const where = committed.name === MANIFEST ? {} : { configFile: working };
+      return { config: await loadReturnlintConfig({ cwd: repo.root, ...where, ...preset }), source };
+    }
+  }
+  if (/\.(?:m?js|cjs)$/.test(committed.name)) {
+    throw new ReturnlintError(
+      "USAGE",
+      `The config committed at ${source} is JavaScript, and returnlint audit runs a config's code only from a working tree whose copy matches the commit. Run the audit in an up-to-date clone, or pass --config FILE or --preset NAME.`,
+    );
+  }
+  return { config: await fromCopy(committed, preset, source), source };
+}
+
+/** The first config file at the root of the tip's tree, as discovery would find it there. */
+async function committedConfig(tip: GitFileView): Promise<{ name: string; text: string } | null> {
+  const names = [...CONFIG_FILES, MANIFEST];
+  await tip.prefetch(names);
+  for (const name of names) {
+    if (!tip.check(name).ok) continue;
+    const text = await readThrough(tip, name);
+    if (text === null) continue;
+    if (name !== MANIFEST) return { name, text };
+    try {
+      const manifest = JSON.parse(text) as unknown;
+      if (isObject(manifest) && "returnlint" in manifest) return { name, text };
+    } catch {
+      // A package.json that is not JSON holds no config, as discovery sees it.
+    }
+  }
+  return null;
+}
+
+async function readThrough(view: GitFileView, name: string): Promise<string | null> {
+  for (let round = 0; round < 4; round += 1) {
+    const text = view.read(name, MAX_CONFIG_BYTES);
+    if (text !== null || !(await view.loadMissing())) return text;
+  }
+  return null;
+}
+
+function sameContent(file: string, text: string): boolean {
+  try {
+    return readFileSync(file, "utf8") === text;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Loads a committed config from a copy in a fresh temporary folder (removed at
+ * once), or the built-in presets when there is none. Rules and presets the config
+ * names by path or package cannot resolve there: the error says what to do.
+ */
+async function fromCopy(committed: { name: string; text: string } | null, preset: { preset?: string }, source: string): Promise<LoadedConfig> {
+  const folder = mkdtempSync(path.join(tmpdir(), "returnlint-audit-config-"));
+  try {
+    const name = committed?.name ?? CONFIG_FILES[0];
+    writeFileSync(path.join(folder, name), committed?.text ?? "{}\n");
+    const where = name === MANIFEST ? {} : { configFile: path.join(folder, name) };
+    return await loadReturnlintConfig({ cwd: folder, ...where, ...preset });
+  } catch (error) {
+    if (!isReturnlintError(error) || committed === null) throw error;
+    throw new ReturnlintError(error.code, `${error.message.replace(folder + path.sep, "").replaceAll(folder, ".")} (read from ${source})`, [
+      ...error.problems.map((problem) => problem.replaceAll(folder, ".")),
+      `audit read this config from git, not from a working tree: rules and presets it names by path or package resolve only in a clone whose working tree holds the same config, with its dependencies installed (or pass --config FILE).`,
+    ]);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,274 @@
+import path from "node:path";
+import { GitObjectCache, ReturnlintError, createGitFileView, gitEnvironment, openGitObjects, type GitFileView } from "@returnlint/core";
+import { integerOption, parseCommandLine } from "../args.js";
+import { auditConfig } from "../audit/config.js";
+import { renderJson, type AuditDocument } from "../audit/document.js";
+import { forgeOf } from "../audit/forge.js";
+import { openRepository, resolveCommit, walkVersions } from "../audit/repository.js";
+import { auditVersion, type AuditedReturn, type UnreadableReturn } from "../audit/returns.js";
+import { printable, percent, renderStylish } from "../audit/stylish.js";
+import { SummaryBuilder } from "../audit/summary.js";
+import { writeAtomically } from "../formatters/output.js";
+import { maxInputBytes } from "../input.js";
+import type { CommandIo } from "./io.js";
+import { mapOrdered } from "./scan.js";
+
+export const AUDIT_HELP = `Usage: returnlint audit [REPO] [options]
+
+Audits a repository's history: every committed version of every
+.return-meta.json (any depth, archived task folders included) is validated
+against the tree of the commit that introduced it. An artifact exists when
+that commit holds it as a non-empty file (not a folder, not a submodule, not a
+symlink leading out of the repository). Prints returns, failures and phantom
+work (a success status whose artifacts do not all exist) per agent, command,
+status and month, failures by rule, and the worst returns.
+
+REPO is a clone, a folder in one, or a bare repository (default: .).
+
+What to audit:
+  --since DATE         only versions committed on or after DATE (author date, UTC):
+                       2025-03-01, 2025-03, 2025, or 2025-03-01T12:00:00Z
+  --until DATE         only versions committed on or before DATE (a day or month
+                       counts whole: --until 2025-03 ends on March 31)
+  --rev REVISION       walk the history of REVISION (default: HEAD)
+
+Configuration:
+  --config FILE        use FILE instead of the config committed at the tip of the
+                       history (returnlint.config.* or package.json's "returnlint")
+  --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
+
+Output:
+  -f, --format NAME    stylish (default), json (one document) or html (one
+                       self-contained page with charts)
+  -o, --output FILE    write the report to FILE instead of standard output
+  --max-phantom N      exit 1 when more than N returns are phantom work (for CI)
+  -h, --help           show this help
+
+A progress line is drawn on standard error when it is a terminal.
+
+Exit codes: 0 the audit ran (whatever it found, unless --max-phantom says otherwise),
+            1 more phantom work than --max-phantom allows,
+            2 not a git repository, git missing, bad dates or options, an invalid
+              config, a rule that crashed, or a version that could not be read.
+
+Examples:
+  returnlint audit
+  returnlint audit ~/src/project --since 2025-01 --format html -o audit.html
+  returnlint audit /srv/git/project.git --format json | jq '.summary.byAgent'
+  returnlint audit --since 2025-06-01 --max-phantom 0      # CI: no new phantom work
+`;
+
+const OPTIONS = {
+  since: { type: "string" },
+  until: { type: "string" },
+  rev: { type: "string" },
+  config: { type: "string" },
+  preset: { type: "string" },
+  format: { type: "string", short: "f" },
+  output: { type: "string", short: "o" },
+  "max-phantom": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const FORMATS = ["stylish", "json", "html"] as const;
+type Format = (typeof FORMATS)[number];
+/** Versions validated at once: enough to keep both git processes busy. */
+const CONCURRENCY = 16;
+const PROGRESS_INTERVAL_MS = 100;
+
+export async function audit(argv: readonly string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseCommandLine("audit", argv, OPTIONS);
+  if (values.help === true) {
+    io.stdout(AUDIT_HELP);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    throw new ReturnlintError("USAGE", `returnlint audit takes one repository; received ${String(positionals.length)}. Run "returnlint audit --help" for the options.`);
+  }
+  const format = (values.format ?? "stylish") as Format;
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new ReturnlintError("USAGE", `Unknown format "${format}" for "returnlint audit"; available: ${FORMATS.join(", ")}.`);
+  }
+  if (values.output === "") throw new ReturnlintError("USAGE", "--output needs a file name; received an empty one.");
+  const since = dateOption("since", values.since, "start");
+  const until = dateOption("until", values.until, "end");
+  if (since !== undefined && until !== undefined && since > until) {
+    throw new ReturnlintError("USAGE", `--since ${values.since ?? ""} is after --until ${values.until ?? ""}: no commit can be in that range.`);
+  }
+  const maxPhantom = integerOption("max-phantom", values["max-phantom"]);
+  const rev = values.rev ?? "HEAD";
+  if (rev === "" || rev.startsWith("-") || /[\s\0]/.test(rev)) throw new ReturnlintError("USAGE", `--rev must name a revision (a branch, a tag or a commit); received "${rev}".`);
+  const maxBytes = maxInputBytes(io.env);
+
+  const given = positionals[0] ?? ".";
+  const env = gitEnvironment(io.env);
+  const progress = new Progress(io, io.stderrIsTTY === true);
+  const repo = await openRepository(path.resolve(io.cwd, given), given, env);
+  const tip = await resolveCommit(repo, rev, env);
+  if (tip === null && values.rev !== undefined) {
+    throw new ReturnlintError("USAGE", `Cannot audit ${given}: "${rev}" names no commit in ${repo.root}.`);
+  }
+
+  const objects = openGitObjects(repo.gitDir, { env });
+  try {
+    const cache = new GitObjectCache(objects);
+    const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
+    const { config, source } = await auditConfig(repo, rev, tipView, values, io.cwd);
+
+    progress.show(`Reading the history of ${printable(repo.root, 80)}…`);
+    const inRange = (tip === null ? [] : await walkVersions(repo, tip, env)).filter(
+      (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
+    );
+
+    const summary = new SummaryBuilder();
+    const returns: AuditedReturn[] = [];
+    const unreadable: UnreadableReturn[] = [];
+    const context = { repo, cache, config, maxBytes, ...(values.preset === undefined ? {} : { preset: values.preset }) };
+    for await (const outcome of mapOrdered(inRange, CONCURRENCY, (version) => auditVersion(version, context))) {
+      if ("unreadable" in outcome) {
+        unreadable.push(outcome);
+        summary.unreadable += 1;
+      } else {
+        returns.push(outcome);
+        summary.add(outcome);
+      }
+      progress.tick(() => `Auditing ${printable(repo.root, 80)}: ${count(returns.length + unreadable.length, "return")} of ${inRange.length.toLocaleString("en-US")}, ${phantomSoFar(returns)} phantom`);
+    }
+    progress.done(`Audited ${count(inRange.length, "return")} in ${progress.seconds()} s`);
+
+    const built = summary.build();
+    const forge = forgeOf(repo.remote);
+    const document: AuditDocument = {
+      repo: { path: repo.root, bare: repo.bare, shallow: repo.shallow, rev, head: tip, web: forge?.web ?? null },
+      range: {
+        since: since?.toISOString() ?? null,
+        until: until?.toISOString() ?? null,
+        // History order is not date order (a rebased or merged branch keeps its authors' dates).
+        first: returns.reduce<string | null>((earliest, audited) => (earliest === null || audited.date < earliest ? audited.date : earliest), null),
+        last: returns.reduce<string | null>((latest, audited) => (latest === null || audited.date > latest ? audited.date : latest), null),
+      },
+      config: source,
+      summary: built,
+      returns,
+      unreadable,
+    };
+    const over = maxPhantom !== undefined && built.phantom > maxPhantom;
+    const verdict = verdictLine(document, maxPhantom, rev);
+    const text =
+      format === "json" ? renderJson(document) : format === "html" ? (await import("../audit/html.js")).renderHtml(document, forge, new Date()) : renderStylish(document, verdict);
+
+    for (const skipped of unreadable) io.stderr(`returnlint: ${skipped.unreadable}\n`);
+    if (built.internalErrors > 0) {
+      io.stderr(`returnlint: a rule crashed on ${count(built.internalErrors, "return")}: their verdicts cannot be trusted (run "returnlint check" on one for the details).\n`);
+    }
+    if (values.output === undefined) {
+      io.stdout(text);
+    } else {
+      const file = path.resolve(io.cwd, values.output);
+      writeAtomically(file, text);
+      io.stdout(`Wrote ${display(io.cwd, file)} (${format}).\n${verdict}\n`);
+    }
+    if (unreadable.length > 0 || built.internalErrors > 0) return 2;
+    return over ? 1 : 0;
+  } finally {
+    objects.close();
+  }
+}
+
+async function viewOf(cache: GitObjectCache, root: string, commit: string): Promise<GitFileView> {
+  const tree = await cache.objects.info(`${commit}^{tree}`);
+  if (tree === null) throw new ReturnlintError("INTERNAL", `git gives no tree for commit ${commit}.`);
+  return createGitFileView({ cache, commit, tree: tree.oid, root, mtimeMs: 0 });
+}
+
+function verdictLine(document: AuditDocument, maxPhantom: number | undefined, rev: string): string {
+  const { summary } = document;
+  if (summary.returns === 0) {
+    const ranged = document.range.since !== null || document.range.until !== null ? " in that range" : "";
+    return summary.unreadable > 0
+      ? `[FAIL] ${count(summary.unreadable, "version")} of .return-meta.json could not be read, and none was audited`
+      : `[INFO] No .return-meta.json was committed in the history of ${rev}${ranged}`;
+  }
+  const of = `of ${count(summary.returns, "return")}`;
+  const failed = `${summary.failed.toLocaleString("en-US")} ${of} failed validation (${percent(summary.failureRate)})`;
+  if (summary.phantom === 0) return summary.failed === 0 ? `[PASS] All ${count(summary.returns, "return")} passed; no phantom work` : `[WARN] No phantom work; ${failed}`;
+  const phantom = `${summary.phantom.toLocaleString("en-US")} ${of} claimed work that was not in their commit (${percent(summary.phantomRate)} phantom work)`;
+  if (maxPhantom !== undefined && summary.phantom > maxPhantom) return `[FAIL] ${phantom}, more than --max-phantom ${String(maxPhantom)}; ${summary.failed.toLocaleString("en-US")} failed validation`;
+  return `[WARN] ${phantom}; ${summary.failed.toLocaleString("en-US")} failed validation`;
+}
+
+/** A path relative to the current directory when it is below it, else absolute. */
+function display(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file);
+  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
+}
+
+const phantomSoFar = (returns: readonly AuditedReturn[]): string => returns.filter((audited) => audited.phantom).length.toLocaleString("en-US");
+
+function count(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+const DAY = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * `--since`/`--until`: a year, a month, a day (UTC), or a date and time. A day, month
+ * or year given to --until counts whole: its last millisecond is the bound.
+ */
+export function dateOption(name: string, value: string | undefined, bound: "start" | "end"): Date | undefined {
+  if (value === undefined) return undefined;
+  const given = value.trim();
+  const bad = () =>
+    new ReturnlintError("USAGE", `--${name} must be a date: 2025-03-01, 2025-03, 2025, or a date and time such as 2025-03-01T12:00:00Z; received "${value}".`);
+  const day = DAY.exec(given);
+  if (day !== null) {
+    const [year, month, date] = [Number(day[1]), day[2] === undefined ? undefined : Number(day[2]), day[3] === undefined ? undefined : Number(day[3])];
+    const start = new Date(Date.UTC(year, (month ?? 1) - 1, date ?? 1));
+    // Date.UTC rolls 2025-02-30 over into March: a date that does not round-trip does not exist.
+    if (start.getUTCFullYear() !== year || start.getUTCMonth() !== (month ?? 1) - 1 || start.getUTCDate() !== (date ?? 1)) throw bad();
+    if (bound === "start") return start;
+    const next = new Date(start);
+    if (date !== undefined) next.setUTCDate(next.getUTCDate() + 1);
+    else if (month !== undefined) next.setUTCMonth(next.getUTCMonth() + 1);
+    else next.setUTCFullYear(next.getUTCFullYear() + 1);
+    return new Date(next.getTime() - 1);
+  }
+  if (!DATE_TIME.test(given)) throw bad();
+  // A time without a zone is UTC, as every date here is.
+  const parsed = Date.parse(/(?:Z|[+-]\d{2}:?\d{2})$/i.test(given) ? given : `${given}Z`);
+  if (Number.isNaN(parsed)) throw bad();
+  return new Date(parsed);
+}
+
+/** One line on standard error, redrawn in place; only on a terminal. */
+class Progress {
+  private last = 0;
+  private readonly started = performance.now();
+  constructor(
+    private readonly io: CommandIo,
+    private readonly enabled: boolean,
+  ) {}
+
+  show(line: string): void {
+    if (this.enabled) this.io.stderr(`\r\u001b[K${line}`);
+  }
+
+  /** Redraws the line at most every PROGRESS_INTERVAL_MS; `line` is computed only then. */
+  tick(line: () => string): void {
+    if (!this.enabled) return;
+    const now = performance.now();
+    if (now - this.last < PROGRESS_INTERVAL_MS) return;
+    this.last = now;
+    this.show(line());
+  }
+
+  done(line: string): void {
+    if (!this.enabled) return;
+    this.io.stderr(`\r\u001b[K${line}\n`);
+  }
+
+  seconds(): string {
+    return ((performance.now() - this.started) / 1000).toFixed(2);
+  }
+}

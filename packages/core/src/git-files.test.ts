@@ -1,0 +1,213 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { GitObjectCache, GitTree, createGitFileView, type GitFileView } from "./git-files.js";
+import { gitEnvironment, openGitObjects, type GitObjectReader } from "./git-objects.js";
+
+const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-git-files-"));
+const readers: GitObjectReader[] = [];
+afterAll(() => {
+  for (const reader of readers) reader.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], {
+    cwd,
+    env: gitEnvironment(),
+    encoding: "utf8",
+  }).trim();
+}
+
+/** A repository with one commit holding `files` (strings are contents; `{ symlink }` a symlink), and `extra` run before the commit. */
+function repository(name: string, files: Readonly<Record<string, string | { symlink: string }>>, objectFormat = "sha1"): { dir: string; commit: string; tree: string } {
+  const dir = path.join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q", `--object-format=${objectFormat}`);
+  for (const [relative, content] of Object.entries(files)) {
+    const target = path.join(dir, relative);
+    mkdirSync(path.dirname(target), { recursive: true });
+    if (typeof content === "string") writeFileSync(target, content);
+    else symlinkSync(content.symlink, target);
+  }
+  git(dir, "add", "-A");
+  return { dir, ...commitAll(dir) };
+}
+
+function commitAll(dir: string): { commit: string; tree: string } {
+  git(dir, "commit", "-q", "--allow-empty", "-m", "commit");
+  return { commit: git(dir, "rev-parse", "HEAD"), tree: git(dir, "rev-parse", "HEAD^{tree}") };
+}
+
+function viewOf(repo: { dir: string; commit: string; tree: string }, cache?: GitObjectCache): GitFileView {
+  const objects = openGitObjects(path.join(repo.dir, ".git"));
+  readers.push(objects);
+  return createGitFileView({ cache: cache ?? new GitObjectCache(objects), commit: repo.commit, tree: repo.tree, root: repo.dir, mtimeMs: 1_700_000_000_000 });
+}
+
+describe("createGitFileView: what a commit's tree holds", () => {
+  const repo = repository("kinds", {
+    "specs/1_x/reports/r.md": "# Report\n",
+    "specs/1_x/empty.md": "",
+    "src/lib/index.ts": "export {};\n",
+    "bin/run.sh": "#!/bin/sh\n",
+    "docs/real.md": "# Real\n",
+    "specs/1_x/inside.md": { symlink: "../../docs/real.md" },
+    "specs/1_x/docs-dir": { symlink: "../../docs" },
+    "specs/1_x/out.md": { symlink: "../../../outside.md" },
+    "specs/1_x/absolute.md": { symlink: "/etc/hostname" },
+    "specs/1_x/dangling.md": { symlink: "nowhere.md" },
+    "loop-a": { symlink: "loop-b" },
+    "loop-b": { symlink: "loop-a" },
+  });
+  execFileSync("chmod", ["+x", path.join(repo.dir, "bin/run.sh")]);
+  // A submodule as git records it: a gitlink entry, no files of its own in this tree.
+  git(repo.dir, "update-index", "--add", "--cacheinfo", `160000,${repo.commit},vendor/sub`);
+  const latest = { dir: repo.dir, ...commitAll(repo.dir) };
+
+  it.each([
+    ["a blob", "specs/1_x/reports/r.md", { ok: true, kind: "file", size: 9, mtimeMs: 1_700_000_000_000 }],
+    ["an empty blob: a file of size 0 (the artifacts rule fails it as empty)", "specs/1_x/empty.md", { ok: true, size: 0 }],
+    ["an executable blob", "bin/run.sh", { ok: true, size: 10 }],
+    ["a path with ./ and a folder climbed back", "./specs/1_x/../1_x/reports/r.md", { ok: true, size: 9 }],
+    ["a missing file", "specs/1_x/reports/missing.md", { ok: false, problem: "notFound" }],
+    ["a missing folder", "specs/2_y/reports/r.md", { ok: false, problem: "notFound" }],
+    ["a file used as a folder", "specs/1_x/reports/r.md/x.md", { ok: false, problem: "notFound" }],
+    ["a tree", "src/lib", { ok: false, problem: "notAFile", kind: "directory" }],
+    ["the root", ".", { ok: false, problem: "notAFile", kind: "directory" }],
+    ["a submodule", "vendor/sub", { ok: false, problem: "notAFile", kind: "submodule" }],
+    ["a path inside a submodule", "vendor/sub/README.md", { ok: false, problem: "notAFile", kind: "path inside a submodule" }],
+    ["a symlink inside the tree, followed", "specs/1_x/inside.md", { ok: true, size: 7 }],
+    ["a file through a symlinked folder", "specs/1_x/docs-dir/real.md", { ok: true, size: 7 }],
+    ["a symlink climbing out of the tree", "specs/1_x/out.md", { ok: false, problem: "symlinkEscapesRoot" }],
+    ["an absolute symlink", "specs/1_x/absolute.md", { ok: false, problem: "symlinkEscapesRoot" }],
+    ["a dangling symlink", "specs/1_x/dangling.md", { ok: false, problem: "notFound" }],
+    ["a symlink loop", "loop-a", { ok: false, problem: "symlinkLoop" }],
+    ["an absolute path", "/etc/passwd", { ok: false, problem: "absolute" }],
+    ["a home-relative path", "~/notes.md", { ok: false, problem: "absolute" }],
+    ["a path leaving the root", "../other/r.md", { ok: false, problem: "escapesRoot" }],
+    ["an empty path", "", { ok: false, problem: "emptyPath" }],
+  ])("%s", async (_name, given, expected) => {
+    const view = viewOf(latest);
+    await view.prefetch([given]);
+    expect(view.check(given)).toMatchObject({ ...expected, path: given });
+    // Everything the answer needed was prefetched.
+    expect(await view.loadMissing()).toBe(false);
+  });
+
+  it("answers `unreadable` for what it has not loaded, remembers it, and answers right once it is loaded", async () => {
+    const view = viewOf(latest);
+    expect(view.check("specs/1_x/reports/r.md")).toEqual({ ok: false, problem: "unreadable", path: "specs/1_x/reports/r.md", kind: "not loaded" });
+    // One level more is loaded per round: the root tree, specs, 1_x, reports, then the blob's size.
+    let rounds = 0;
+    while (await view.loadMissing()) {
+      rounds += 1;
+      view.check("specs/1_x/reports/r.md");
+    }
+    expect(rounds).toBe(5);
+    expect(view.check("specs/1_x/reports/r.md")).toMatchObject({ ok: true, size: 9 });
+  });
+
+  it("reads a blob's content up to maxBytes once it is loaded, through a symlink too", async () => {
+    const view = viewOf(latest);
+    await view.prefetch(["specs/1_x/inside.md"]);
+    expect(view.read("specs/1_x/inside.md", 4)).toBeNull();
+    expect(await view.loadMissing()).toBe(true);
+    expect(view.read("specs/1_x/inside.md", 4)).toBe("# Re");
+    // A longer read than what was loaded is another miss; a shorter one is answered.
+    expect(view.read("specs/1_x/inside.md", 100)).toBeNull();
+    expect(await view.loadMissing()).toBe(true);
+    expect(view.read("specs/1_x/inside.md", 100)).toBe("# Real\n");
+    expect(view.read("specs/1_x/inside.md", 2)).toBe("# ");
+    // A folder is never read: once its trees are loaded, the answer is final.
+    await view.prefetch(["src/lib"]);
+    expect(view.read("src/lib", 100)).toBeNull();
+    expect(await view.loadMissing()).toBe(false);
+  });
+
+  it("shows each commit's own tree: a file added later is missing in the earlier commit", async () => {
+    const dir = path.join(scratch, "history");
+    mkdirSync(dir, { recursive: true });
+    git(dir, "init", "-q");
+    writeFileSync(path.join(dir, "a.md"), "a\n");
+    git(dir, "add", "-A");
+    const first = { dir, ...commitAll(dir) };
+    writeFileSync(path.join(dir, "b.md"), "b\n");
+    git(dir, "add", "-A");
+    const second = { dir, ...commitAll(dir) };
+    const objects = openGitObjects(path.join(dir, ".git"));
+    readers.push(objects);
+    const cache = new GitObjectCache(objects);
+    const views = [first, second].map((repo) => createGitFileView({ cache, commit: repo.commit, tree: repo.tree, root: dir, mtimeMs: 0 }));
+    await Promise.all(views.map((view) => view.prefetch(["a.md", "b.md"])));
+    expect(views.map((view) => [view.check("a.md").ok, view.check("b.md").ok])).toEqual([
+      [true, false],
+      [true, true],
+    ]);
+  });
+
+  it("reads a SHA-256 repository (32-byte object ids in trees)", async () => {
+    const sha256 = repository("sha256", { "specs/1_x/reports/r.md": "# Report\n" }, "sha256");
+    expect(sha256.commit).toHaveLength(64);
+    const view = viewOf(sha256);
+    await view.prefetch(["specs/1_x/reports/r.md", "specs/1_x"]);
+    expect(view.check("specs/1_x/reports/r.md")).toMatchObject({ ok: true, size: 9 });
+    expect(view.check("specs/1_x")).toMatchObject({ ok: false, kind: "directory" });
+  });
+});
+
+describe("openGitObjects", () => {
+  const repo = repository("objects", { "a.md": "alpha\n", "b.md": "" });
+
+  it("answers many pipelined requests in order, through one --batch and one --batch-check process", async () => {
+    const objects = openGitObjects(path.join(repo.dir, ".git"));
+    readers.push(objects);
+    const names = Array.from({ length: 500 }, (_, index) => (index % 2 === 0 ? `${repo.commit}:a.md` : `${repo.commit}:b.md`));
+    const [contents, infos] = await Promise.all([Promise.all(names.map((name) => objects.contents(name))), Promise.all(names.map((name) => objects.info(name)))]);
+    expect(contents.map((object) => object?.data.toString())).toEqual(names.map((_, index) => (index % 2 === 0 ? "alpha\n" : "")));
+    expect(infos.map((info) => info?.size)).toEqual(names.map((_, index) => (index % 2 === 0 ? 6 : 0)));
+  });
+
+  it("says null for a missing object, keeps at most maxBytes, and refuses a name with a line break", async () => {
+    const objects = openGitObjects(path.join(repo.dir, ".git"));
+    readers.push(objects);
+    expect(await objects.contents("0".repeat(40))).toBeNull();
+    expect(await objects.info(`${repo.commit}:nope.md`)).toBeNull();
+    expect(await objects.contents(`${repo.commit}:a.md`, 3)).toMatchObject({ type: "blob", size: 6, data: Buffer.from("alp") });
+    await expect(objects.contents(`${repo.commit}\n${repo.commit}`)).rejects.toThrow(/not an object name/);
+    // The stream is still in step after all that.
+    expect((await objects.contents(`${repo.commit}:a.md`))?.data.toString()).toBe("alpha\n");
+  });
+
+  it("rejects pending and later requests when git is not there", async () => {
+    const objects = openGitObjects(path.join(repo.dir, ".git"), { git: path.join(scratch, "no-such-git") });
+    await expect(objects.info("HEAD")).rejects.toThrow(/git was not found/);
+    await expect(objects.contents("HEAD")).rejects.toThrow(/git was not found/);
+    objects.close();
+  });
+});
+
+describe("GitTree", () => {
+  const oid = (byte: number) => Buffer.alloc(20, byte);
+  // A name that holds another entry's "<mode> <name>" must not be taken for it.
+  const data = Buffer.concat([Buffer.from("100644 100644 b.md\0"), oid(0x01), Buffer.from("100644 a file.md\0"), oid(0xab), Buffer.from("40000 dossier é\0"), oid(0xcd)]);
+
+  it("finds entries by name where they lie, names with spaces and non-ASCII characters too", () => {
+    const tree = new GitTree(data, 20);
+    expect(tree.get("a file.md")).toEqual({ mode: "100644", oid: "ab".repeat(20) });
+    expect(tree.get("dossier é")).toEqual({ mode: "40000", oid: "cd".repeat(20) });
+    expect(tree.get("b.md")).toBeUndefined();
+    expect(tree.get("100644 b.md")).toEqual({ mode: "100644", oid: "01".repeat(20) });
+  });
+
+  it("answers the same once it has indexed a tree asked often", () => {
+    const tree = new GitTree(data, 20);
+    for (let round = 0; round < 20; round += 1) {
+      expect(tree.get("a file.md")?.oid).toBe("ab".repeat(20));
+      expect(tree.get("b.md")).toBeUndefined();
+    }
+    expect([...tree.entries()].map(([name]) => name)).toEqual(["100644 b.md", "a file.md", "dossier é"]);
+  });
+});
