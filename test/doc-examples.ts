@@ -10,6 +10,7 @@
 //   <!-- doc-test: skip (why it is not runnable on its own) -->
 //   <!-- doc-test: cwd=examples/metadata-file -->   run there instead of the repository root
 //   <!-- doc-test: copy=examples/metadata-file -->  run in a fresh copy of it (copy= : an empty directory), for examples that write
+//   <!-- doc-test: history=examples/audit -->       run in a fresh git repository made by that folder's make-history.mjs
 //   <!-- doc-test: exit=1 -->                       every command of the block exits 1
 //   In a sh block, a comment after a command saying "exits N" (`… # exits 1: no JSON`) sets its own;
 //   a sh command must exit 0 otherwise. A console block's exit codes are checked only when a marker
@@ -27,6 +28,8 @@ export interface Marker {
   readonly skip?: string;
   readonly cwd?: string;
   readonly copy?: string;
+  /** A folder whose make-history.mjs builds the git repository the example runs in. */
+  readonly history?: string;
   readonly exit?: number;
 }
 
@@ -57,11 +60,12 @@ export function parseMarker(line: string): Marker {
     if (reason === "") throw new Error(`doc-test marker "${line.trim()}": a skip needs a reason`);
     return { skip: reason };
   }
-  const marker: { cwd?: string; copy?: string; exit?: number } = {};
+  const marker: { cwd?: string; copy?: string; history?: string; exit?: number } = {};
   for (const setting of body.split(/\s+/).filter((part) => part !== "")) {
     const [name = "", value = ""] = setting.split("=", 2);
     if (name === "cwd") marker.cwd = value;
     else if (name === "copy") marker.copy = value;
+    else if (name === "history") marker.history = value;
     else if (name === "exit" && /^\d+$/.test(value)) marker.exit = Number(value);
     else throw new Error(`doc-test marker "${line.trim()}": unknown doc-test setting "${name}"`);
   }

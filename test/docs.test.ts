@@ -33,11 +33,19 @@ const hasCommand = (name: string) => spawnSync("sh", ["-c", `command -v ${name}`
 const repoState = () => spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: REPO, encoding: "utf8" }).stdout;
 
 let copies = 0;
-/** Where an example runs: the repository (cwd=DIR below it), or a fresh copy of DIR (copy=DIR) for examples that write. */
+/**
+ * Where an example runs: the repository (cwd=DIR below it), a fresh copy of DIR (copy=DIR) for
+ * examples that write, or a fresh git repository that DIR's make-history.mjs builds (history=DIR).
+ */
 function workingDirectory(example: Example): string {
-  const { copy, cwd } = example.marker;
-  if (copy === undefined) return path.join(REPO, cwd ?? ".");
+  const { copy, cwd, history } = example.marker;
+  if (copy === undefined && history === undefined) return path.join(REPO, cwd ?? ".");
   const target = path.join(scratch, `copy-${String((copies += 1))}`, "project");
+  if (history !== undefined) {
+    const made = spawnSync(process.execPath, [path.join(REPO, history, "make-history.mjs"), target], { encoding: "utf8" });
+    if (made.status !== 0) throw new Error(`${history}/make-history.mjs failed: ${made.stderr}`);
+    return target;
+  }
   mkdirSync(target, { recursive: true });
   if (copy !== "") cpSync(path.join(REPO, copy), target, { recursive: true, filter: (source) => !source.includes(`${path.sep}node_modules`) });
   return target;
@@ -95,7 +103,7 @@ for (const file of DOCS) {
           if (forbidden !== undefined) throw new Error(`"${forbidden}" is not run by the doc tests: mark the block <!-- doc-test: skip (why) --> (command: ${command})`);
         }
         const cwd = workingDirectory(example);
-        const before = example.marker.copy === undefined ? repoState() : undefined;
+        const before = example.marker.copy === undefined && example.marker.history === undefined ? repoState() : undefined;
         const runs = run(example.commands.map(({ command }) => command), cwd);
         for (const [index, { command, expected }] of example.commands.entries()) {
           const { status, output } = runs[index] ?? { status: -1, output: "" };
@@ -125,6 +133,7 @@ describe("the doc-test parser", () => {
     expect(parseMarker("<!-- doc-test: skip (needs a subagent's return in $subagent_return) -->")).toEqual({ skip: "needs a subagent's return in $subagent_return" });
     expect(parseMarker("<!-- doc-test: cwd=examples/metadata-file exit=1 -->")).toEqual({ cwd: "examples/metadata-file", exit: 1 });
     expect(parseMarker("<!-- doc-test: copy= -->")).toEqual({ copy: "" });
+    expect(parseMarker("<!-- doc-test: history=examples/audit exit=1 -->")).toEqual({ history: "examples/audit", exit: 1 });
     expect(() => parseMarker("<!-- doc-test: skip -->")).toThrow("a skip needs a reason");
     expect(() => parseMarker("<!-- doc-test: cdw=x -->")).toThrow('unknown doc-test setting "cdw"');
     expect(splitCommands("console", "$ returnlint a \\\n  --b\nout 1\nout 2\n$ returnlint c\n")).toEqual([
