@@ -70,7 +70,8 @@ export interface Finished {
  */
 export function run(command: string, args: readonly string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number; input?: string }): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    // PWD too: OpenCode takes its project directory from it, not from the process's cwd.
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...options.env, PWD: options.cwd }, stdio: ["pipe", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

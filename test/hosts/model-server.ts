@@ -37,6 +37,8 @@ export interface Turn {
   /** How often it may play (default: every time it matches). */
   readonly times?: number;
   readonly reply: readonly Block[] | ((request: SeenRequest) => readonly Block[]);
+  /** Holds the reply (at most 30 s) until this other turn has been played: the model "thinks" while another agent works. */
+  readonly after?: string;
 }
 
 export interface Scenario {
@@ -59,6 +61,12 @@ export interface ModelServer {
 }
 
 const UNSCRIPTED = "(the scripted model has no turn for this request)";
+const WAIT_MS = 30_000;
+
+async function until(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 const MAX_BODY = 32 * 1024 * 1024;
 
 export async function startModelServer(): Promise<ModelServer> {
@@ -69,7 +77,7 @@ export async function startModelServer(): Promise<ModelServer> {
 
   const server = createServer((request, response) => {
     readBody(request)
-      .then((body) => {
+      .then(async (body) => {
         const api = request.url?.includes("/chat/completions") === true ? "openai" : request.url?.startsWith("/v1/messages") === true ? "anthropic" : null;
         if (api === null || request.method !== "POST") {
           response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
@@ -78,6 +86,7 @@ export async function startModelServer(): Promise<ModelServer> {
         const seen = view(api, body, scenario);
         const turn = seen.agent === "side" ? undefined : scenario.turns.find((candidate) => matches(candidate, seen, played.get(candidate.name) ?? 0));
         if (turn !== undefined) played.set(turn.name, (played.get(turn.name) ?? 0) + 1);
+        if (turn?.after !== undefined) await until(() => (played.get(turn.after ?? "") ?? 0) > 0, WAIT_MS);
         const recorded = { ...seen, turn: turn?.name ?? null };
         requests.push(recorded);
         const blocks = turn === undefined ? [{ text: seen.agent === "side" ? "Scripted session" : UNSCRIPTED }] : typeof turn.reply === "function" ? turn.reply(recorded) : turn.reply;

@@ -134,3 +134,66 @@ export function metadataFileReturn(root: string): Scenario {
     ],
   };
 }
+
+// OpenCode: the parent delegates with the `task` tool and reads the subagent's return, with
+// the plugin's <validation> block after it, in the tool result (or, for a background task, in
+// the message that brings the result).
+
+/** The task_id the <validation> block tells the parent to resume with. */
+export function resumeTaskId(input: string): string {
+  const match = /<validation tool="returnlint" ok="false">[\s\S]*?task_id: "(ses_[^"]+)"/.exec(input);
+  if (match?.[1] === undefined) throw new Error(`no task_id to resume in the validation block:\n${input}`);
+  return match[1];
+}
+
+export const RESUME_PROMPT = "returnlint says your return failed validation: write the report you named, then return again.";
+
+function task(input: Readonly<Record<string, unknown>>): Block {
+  return { tool: "task", input: { description: "Research task 259", prompt: RESEARCH_TASK, subagent_type: "lean-research-agent", ...input } };
+}
+
+/** Foreground: phantom return, <validation ok="false">, the parent resumes the same subagent by task_id, it fixes its work. */
+export function opencodeResume(root: string): Scenario {
+  const agent = "lean-research-agent";
+  return {
+    name: "OpenCode: validation, resumed by task_id",
+    agents: { [agent]: RESEARCHER_PROMPT },
+    turns: [
+      { name: "parent delegates", agent: "main", when: PARENT_PROMPT, times: 1, reply: [task({})] },
+      { name: "parent resumes the subagent", agent: "main", when: 'ok="false"', times: 1, reply: (request) => [task({ task_id: resumeTaskId(request.input), prompt: RESUME_PROMPT })] },
+      { name: "parent accepts the result", agent: "main", when: 'ok="true"', reply: [text("Task 259 is researched.")] },
+      { name: "subagent writes the report", agent, when: RESUME_PROMPT, reply: [{ tool: "write", input: { filePath: path.join(root, REPORT), content: "# Research\n\nWritten when resumed.\n" } }] },
+      { name: "subagent returns", agent, reply: [text(consoleReturn(REPORT))] },
+    ],
+  };
+}
+
+/** Background: the task starts, the parent goes on, the result lands later with the block. */
+export function opencodeBackground(): Scenario {
+  const agent = "lean-research-agent";
+  return {
+    name: "OpenCode: background task",
+    agents: { [agent]: RESEARCHER_PROMPT },
+    turns: [
+      { name: "parent starts a background task", agent: "main", when: PARENT_PROMPT, times: 1, reply: [task({ background: true })] },
+      // The result may land before the parent's next turn: then both are in one input.
+      { name: "parent reads the landed result", agent: "main", when: "Background task completed", reply: [text("The background research came back.")] },
+      // `opencode run` ends when the parent goes idle: it keeps working (a short command) while the subagent returns.
+      { name: "parent works meanwhile", agent: "main", when: "Background task started", after: "subagent returns a phantom", reply: [{ tool: "bash", input: { command: "sleep 2", description: "Wait for the research" } }] },
+      { name: "parent has nothing left to do", agent: "main", reply: [text("Still waiting for the research.")] },
+      { name: "subagent returns a phantom", agent, reply: [text(consoleReturn(REPORT))] },
+    ],
+  };
+}
+
+/** OpenCode's own explore agent answers in prose: the plugin leaves it be. */
+export function opencodeExplore(): Scenario {
+  return {
+    name: "OpenCode: built-in explore agent",
+    turns: [
+      { name: "parent asks explore", agent: "main", when: "Explore task 259", times: 1, reply: [{ tool: "task", input: { description: "Explore", prompt: BUILT_IN_PROMPTS.Explore, subagent_type: "explore" } }] },
+      { name: "explore answers", agent: "main", when: BUILT_IN_PROMPTS.Explore, reply: [text("It is handled in src/task.ts, in prose.")] },
+      { name: "parent reads it", agent: "main", reply: [text("Explored.")] },
+    ],
+  };
+}
