@@ -12,6 +12,7 @@ Commands:
   scan [DIR]           validate every .return-meta.json below DIR (default: specs/)
   hook claude          a Claude Code SubagentStop/Stop hook: block a stop whose return fails
   init                 write a commented returnlint.config.yaml for your format
+  init claude|opencode set up a host: the Claude Code hook, the OpenCode plugin
   rules                list every rule, its severity in each preset and its docs
   explain RULE         print a rule's documentation
   print-config         print the rules, severities and options a command runs (JSON)
