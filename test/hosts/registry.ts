@@ -76,12 +76,14 @@ export function publishWorkspace(registry: string): Record<string, string> {
     cpSync(REPO, copy, { recursive: true, filter: (source) => !SKIP.has(path.basename(source)) });
     writeFileSync(path.join(copy, ".npmrc"), npmrc(registry));
     const changeset = path.join(REPO, "node_modules", ".bin", "changeset");
-    const env = quietEnv({ npm_config_registry: registry, npm_config_git_checks: "false", npm_config_userconfig: path.join(copy, ".npmrc") });
+    const env = quietEnv({ npm_config_registry: registry, npm_config_git_checks: "false", npm_config_userconfig: path.join(copy, ".npmrc"), TURBO_TELEMETRY_DISABLED: "1" });
     // The release path: version the packages, link the workspace again (pnpm publish resolves
-    // workspace:^ from what is installed), then publish what the registry does not have yet.
+    // workspace:^ from what is installed), build (the CLI carries its version), then publish
+    // what the registry does not have yet (`pnpm release`, without the git tags of a real one).
     const steps: [string, string[]][] = [
       [changeset, ["version"]],
-      ["pnpm", ["install", "--offline", "--no-frozen-lockfile", "--ignore-scripts", "--reporter=silent"]],
+      ["pnpm", ["install", "--offline", "--no-frozen-lockfile", "--reporter=silent"]],
+      ["pnpm", ["run", "build", "--output-logs=errors-only"]],
       [changeset, ["publish", "--no-git-tag"]],
     ];
     for (const [command, args] of steps) {

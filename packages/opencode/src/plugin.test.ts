@@ -129,3 +129,15 @@ describe("@returnlint/opencode", () => {
     expect(seen).toMatch(/<validation tool="returnlint" ok="unknown">\nreturnlint could not validate this return: .*returnlint\.config\.json/);
   });
 });
+
+describe("the package's entry points", () => {
+  // OpenCode (1.18) loads a plugin installed from npm through exports["./server"] (or "main"),
+  // never exports["."]: without them it skips the plugin without a word.
+  it('names the plugin module in exports["./server"] and "main", as OpenCode looks for it', async () => {
+    const { readFileSync } = await import("node:fs");
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { main: string; exports: Record<string, { default: string }> };
+    expect(manifest.exports["./server"]?.default).toBe("./dist/index.js");
+    expect(manifest.main).toBe("./dist/index.js");
+    expect(manifest.exports["."]?.default).toBe(manifest.main);
+  });
+});
