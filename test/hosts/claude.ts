@@ -48,8 +48,8 @@ export async function runClaude(
     .map((event) => ({
       event: String(event.hook_event),
       exitCode: typeof event.exit_code === "number" ? event.exit_code : null,
-      stdout: String(event.stdout ?? ""),
-      stderr: String(event.stderr ?? ""),
+      stdout: typeof event.stdout === "string" ? event.stdout : "",
+      stderr: typeof event.stderr === "string" ? event.stderr : "",
     }));
   return { ...finished, events, hooks, result: events.findLast((event) => event.type === "result") };
 }

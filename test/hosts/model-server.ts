@@ -91,7 +91,7 @@ export async function startModelServer(): Promise<ModelServer> {
         requests.push(recorded);
         const blocks = turn === undefined ? [{ text: seen.agent === "side" ? "Scripted session" : UNSCRIPTED }] : typeof turn.reply === "function" ? turn.reply(recorded) : turn.reply;
         sequence += 1;
-        (api === "anthropic" ? answerAnthropic : answerOpenAI)(response, blocks, { stream: body.stream === true, model: String(body.model ?? "scripted"), id: sequence });
+        (api === "anthropic" ? answerAnthropic : answerOpenAI)(response, blocks, { stream: body.stream === true, model: typeof body.model === "string" ? body.model : "scripted", id: sequence });
       })
       .catch((error: unknown) => {
         response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
@@ -119,7 +119,7 @@ export async function startModelServer(): Promise<ModelServer> {
   };
 }
 
-function matches(turn: Turn, request: SeenRequest, times: number): boolean {
+function matches(turn: Turn, request: Omit<SeenRequest, "turn">, times: number): boolean {
   if (turn.agent !== request.agent || times >= (turn.times ?? Infinity)) return false;
   if (turn.when === undefined) return true;
   return typeof turn.when === "string" ? request.input.includes(turn.when) : turn.when.test(request.input);
@@ -197,7 +197,8 @@ function texts(blocks: readonly Block[]): string[] {
 
 function answerAnthropic(response: ServerResponse, blocks: readonly Block[], answer: Answer): void {
   const calls = toolCalls(blocks, answer.id);
-  const content = [...texts(blocks).map((text) => ({ type: "text", text })), ...calls.map((call) => ({ type: "tool_use", ...call }))];
+  type Content = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Readonly<Record<string, unknown>> };
+  const content: Content[] = [...texts(blocks).map((text) => ({ type: "text" as const, text })), ...calls.map((call) => ({ type: "tool_use" as const, ...call }))];
   const stopReason = calls.length > 0 ? "tool_use" : "end_turn";
   const usage = { input_tokens: 10, output_tokens: 5 };
   const message = { id: `msg_${String(answer.id)}`, type: "message", role: "assistant", model: answer.model };
@@ -213,7 +214,7 @@ function answerAnthropic(response: ServerResponse, blocks: readonly Block[], ans
       send("content_block_start", { index, content_block: { type: "text", text: "" } });
       send("content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
     } else {
-      const { input, ...start } = block as { input: unknown };
+      const { input, ...start } = block;
       send("content_block_start", { index, content_block: { ...start, input: {} } });
       send("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(input) } });
     }
