@@ -6,7 +6,9 @@ import type { AddressInfo } from "node:net";
  * (Claude Code, `ANTHROPIC_BASE_URL`) and OpenAI Chat Completions (OpenCode, through an
  * `@ai-sdk/openai-compatible` provider), both streamed as the hosts ask. A scenario is data:
  * the turns the model plays, each keyed on which agent is asking and what it was just told.
- * Every request is recorded, so tests assert on what the host really sent.
+ * Every request is recorded, so tests assert on what the host really sent. A turn may call any
+ * tool the host offers (an MCP server's `mcp__server__tool` too) and the next turn can key on
+ * that tool's result, since tool results are part of the newest input.
  */
 
 /** What the model says in one turn: text, or a call of one of the tools the host offered. */
