@@ -8,6 +8,8 @@
 //   holds shell compound commands (if, for, while, case, functions).
 // - An HTML comment on the line before the fence sets how the example runs:
 //   <!-- doc-test: skip (why it is not runnable on its own) -->
+//   <!-- hosts-suite: NAME -->   run by `pnpm test:hosts` (test/hosts/docs.ts reads the block by NAME):
+//                                an install line or a host's config, checked there against the real thing
 //   <!-- doc-test: cwd=examples/metadata-file -->   run there instead of the repository root
 //   <!-- doc-test: copy=examples/metadata-file -->  run in a fresh copy of it (copy= : an empty directory), for examples that write
 //   <!-- doc-test: history=examples/audit -->       run in a fresh git repository made by that folder's make-history.mjs
@@ -49,9 +51,12 @@ export interface Example {
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w-]*)/;
 const MARKER = /^<!--\s*doc-test:\s*(.*?)\s*-->$/;
+const HOSTS_SUITE = /^<!--\s*hosts-suite:\s*(\S+)\s*-->$/;
 const COMPOUND = /^\s*(?:if|for|while|until|case|function)\b|^\s*[\w-]+\s*\(\)\s*\{/m;
 
 export function parseMarker(line: string): Marker {
+  const hosted = HOSTS_SUITE.exec(line.trim())?.[1];
+  if (hosted !== undefined) return { skip: `pnpm test:hosts runs it as "${hosted}", against the real host or a loopback registry` };
   const body = MARKER.exec(line.trim())?.[1];
   if (body === undefined) return {};
   const skip = /^skip\b\s*(.*)$/.exec(body);

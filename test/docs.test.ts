@@ -47,7 +47,7 @@ function workingDirectory(example: Example): string {
     return target;
   }
   mkdirSync(target, { recursive: true });
-  if (copy !== "") cpSync(path.join(REPO, copy), target, { recursive: true, filter: (source) => !source.includes(`${path.sep}node_modules`) });
+  if (copy !== undefined && copy !== "") cpSync(path.join(REPO, copy), target, { recursive: true, filter: (source) => !source.includes(`${path.sep}node_modules`) });
   return target;
 }
 
@@ -133,6 +133,7 @@ describe("the doc-test parser", () => {
     expect(parseMarker("<!-- doc-test: skip (needs a subagent's return in $subagent_return) -->")).toEqual({ skip: "needs a subagent's return in $subagent_return" });
     expect(parseMarker("<!-- doc-test: cwd=examples/metadata-file exit=1 -->")).toEqual({ cwd: "examples/metadata-file", exit: 1 });
     expect(parseMarker("<!-- doc-test: copy= -->")).toEqual({ copy: "" });
+    expect(parseMarker("<!-- hosts-suite: install-global -->").skip).toContain('pnpm test:hosts runs it as "install-global"');
     expect(parseMarker("<!-- doc-test: history=examples/audit exit=1 -->")).toEqual({ history: "examples/audit", exit: 1 });
     expect(() => parseMarker("<!-- doc-test: skip -->")).toThrow("a skip needs a reason");
     expect(() => parseMarker("<!-- doc-test: cdw=x -->")).toThrow('unknown doc-test setting "cdw"');

@@ -14,6 +14,7 @@ Commands:
                        a repository's history: phantom work per agent and month
   hook claude          a Claude Code SubagentStop/Stop hook: block a stop whose return fails
   init                 write a commented returnlint.config.yaml for your format
+  init claude|opencode set up a host: the Claude Code hook, the OpenCode plugin
   rules                list every rule, its severity in each preset and its docs
   explain RULE         print a rule's documentation
   print-config         print the rules, severities and options a command runs (JSON)

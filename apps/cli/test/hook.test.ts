@@ -122,11 +122,16 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
     expect(reason).toContain("for /plan");
   });
 
-  it("leaves agents that map to no command alone and writes nothing", () => {
+  it.each(["Explore", "Plan", "general-purpose", "code-reviewer"])("leaves %s (no command, or a host's own agent) alone and writes nothing", (agentType) => {
     const root = project({});
-    const run = hook(subagentStop({ cwd: root, message: "Here is what I found in the codebase.", agentType: "Explore" }));
+    const run = hook(subagentStop({ cwd: root, message: "Here is what I found in the codebase.", agentType }));
     expect(run).toEqual({ status: 0, stdout: "", stderr: "" });
     expect(existsSync(path.join(root, ".returnlint"))).toBe(false);
+  });
+
+  it("checks a host's own agent when the agents map names it", () => {
+    const root = project({ "returnlint.config.json": { agents: { Plan: "plan" } } });
+    expect(blockReason(hook(subagentStop({ cwd: root, message: "Here is the plan.", agentType: "Plan" })))).toContain("for /plan");
   });
 
   it("checks a Stop hook only when --agent or --command names what it is", () => {
@@ -199,6 +204,37 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       expect(open.stdout).toBe("");
       expect(open.stderr).toContain('returnlint hook: Invalid configuration in returnlint.config.json (1 problem):\n  - rules.status-enun: unknown rule "status-enun"');
       expect(hook(payload, ["--fail-closed"]).status).toBe(2);
+    });
+
+    it("--fail-closed with a broken config blocks once, then the ledger lets the same error through", () => {
+      const root = project({ "returnlint.config.json": { rules: { "status-enun": "error" } } });
+      const payload = subagentStop({ cwd: root, message: finalMessage([REPORT]) });
+      const first = hook(payload, ["--fail-closed"]);
+      expect(first.status).toBe(2);
+      expect(first.stdout).toBe("");
+      expect(first.stderr).toContain('returnlint hook: Invalid configuration in returnlint.config.json (1 problem):\n  - rules.status-enun: unknown rule "status-enun"');
+      expect(verdictOf(root)).toMatchObject({ ok: false, command: null, origin: "none", attempts: 1, decision: "block" });
+      // The host re-runs the agent with the message; the config is unchanged, so the same error comes back.
+      const second = hook({ ...payload, stop_hook_active: true }, ["--fail-closed"]);
+      expect(second.status).toBe(0);
+      expect(second.stderr).toContain("(--fail-closed gave way: repeated-feedback); the verdict in .returnlint/verdicts/ records it");
+      expect(verdictOf(root)).toMatchObject({ ok: false, attempts: 2, decision: "allow", allowedBecause: "repeated-feedback" });
+      const ledger = readJson(path.join(root, ".returnlint", "ledger.json")) as { entries: Record<string, { attempts: number; blocks: number }> };
+      expect(Object.values(ledger.entries)).toEqual([expect.objectContaining({ attempts: 2, blocks: 1 })]);
+    });
+
+    it("a broken config records a config-error verdict without --fail-closed", () => {
+      const root = project({ "returnlint.config.json": "{ not json" });
+      const run = hook(subagentStop({ cwd: root, message: finalMessage([REPORT]) }));
+      expect(run.status).toBe(0);
+      expect(verdictOf(root)).toMatchObject({ ok: false, decision: "allow", allowedBecause: "config-error", errors: [expect.stringContaining("returnlint.config.json")] });
+    });
+
+    it("a broken config never holds up a host's own agent, even with --fail-closed", () => {
+      const root = project({ "returnlint.config.json": "{ not json" });
+      const run = hook(subagentStop({ cwd: root, message: "Here is the plan.", agentType: "Plan" }), ["--fail-closed"]);
+      expect(run.status).toBe(0);
+      expect(existsSync(path.join(root, ".returnlint"))).toBe(false);
     });
 
     it("a usage mistake in settings.json lets the stop through", () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import plugin, { ReturnlintPlugin, type ToolCall, type ToolResult } from "./index.js";
-import { CHILD_SESSION, finalMessage, legacyOutput, researchArgs, taskCall, taskElementOutput } from "./fixtures/task-calls.js";
+import { backgroundResult, CHILD_SESSION, finalMessage, legacyOutput, PARENT_SESSION, researchArgs, taskCall, taskElementOutput } from "./fixtures/task-calls.js";
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
 
@@ -48,9 +48,35 @@ describe("@returnlint/opencode", () => {
     expect(block.trimEnd().endsWith("</validation>")).toBe(true);
   });
 
-  it("asks for resume: true with the <task> output generation", async () => {
+  it("asks for the task_id alone with the <task> output generation (the task tool has no resume flag)", async () => {
     const seen = await afterTask(project(), taskCall, taskElementOutput(finalMessage(REPORT)));
-    expect(seen).toContain(`(task_id: "${CHILD_SESSION}", resume: true, subagent_type: "lean-research-agent")`);
+    expect(seen).toContain(`Resume the subagent with the task tool (task_id: "${CHILD_SESSION}", subagent_type: "lean-research-agent")`);
+    expect(seen).not.toContain("resume: true");
+  });
+
+  describe("a background task", () => {
+    const running = taskElementOutput("The task is working in the background.", "running", "Background task started");
+    const landed = (text: string) => ({ parts: [{ type: "text", synthetic: true, text: backgroundResult(text) }] });
+
+    it("is validated when its result lands in the parent's session", async () => {
+      const hooks = await ReturnlintPlugin({ directory: project() });
+      const started = structuredClone(running);
+      await hooks["tool.execute.after"](taskCall, started);
+      expect(started.output).toBe(running.output);
+      const message = landed(finalMessage(REPORT));
+      await hooks["chat.message"]({ sessionID: PARENT_SESSION }, message);
+      const [part] = message.parts;
+      expect(part?.text.startsWith(backgroundResult(finalMessage(REPORT)))).toBe(true);
+      expect(part?.text).toContain(`1. Artifact does not exist: ${REPORT}`);
+      expect(part?.text).toContain(`(task_id: "${CHILD_SESSION}", subagent_type: "lean-research-agent", background: true)`);
+    });
+
+    it("leaves messages about tasks it did not start alone", async () => {
+      const hooks = await ReturnlintPlugin({ directory: project() });
+      const message = landed(finalMessage(REPORT));
+      await hooks["chat.message"]({ sessionID: PARENT_SESSION }, message);
+      expect(message.parts[0]?.text).toBe(backgroundResult(finalMessage(REPORT)));
+    });
   });
 
   it("says a good return passed", async () => {
@@ -87,7 +113,9 @@ describe("@returnlint/opencode", () => {
 
   const untouched: readonly [string, ToolCall, ToolResult][] = [
     ["another tool", { ...taskCall, tool: "bash" }, legacyOutput(finalMessage(REPORT))],
-    ["an agent no command maps to", { ...taskCall, args: { ...researchArgs, subagent_type: "explore" } }, legacyOutput(finalMessage(REPORT))],
+    ["an agent no command maps to", { ...taskCall, args: { ...researchArgs, subagent_type: "reviewer" } }, legacyOutput(finalMessage(REPORT))],
+    ["OpenCode's own explore agent", { ...taskCall, args: { ...researchArgs, subagent_type: "explore" } }, legacyOutput(finalMessage(REPORT))],
+    ["OpenCode's own plan agent", { ...taskCall, args: { ...researchArgs, subagent_type: "plan" } }, legacyOutput(finalMessage(REPORT))],
     ["a background task still running", taskCall, taskElementOutput("The task is working in the background.", "running")],
     ["a task that failed", taskCall, taskElementOutput("Subagent failed", "error")],
   ];
@@ -99,5 +127,17 @@ describe("@returnlint/opencode", () => {
     const root = project({ "returnlint.config.json": "{ not json" });
     const seen = await afterTask(root, taskCall, legacyOutput(finalMessage(REPORT)));
     expect(seen).toMatch(/<validation tool="returnlint" ok="unknown">\nreturnlint could not validate this return: .*returnlint\.config\.json/);
+  });
+});
+
+describe("the package's entry points", () => {
+  // OpenCode (1.18) loads a plugin installed from npm through exports["./server"] (or "main"),
+  // never exports["."]: without them it skips the plugin without a word.
+  it('names the plugin module in exports["./server"] and "main", as OpenCode looks for it', async () => {
+    const { readFileSync } = await import("node:fs");
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { main: string; exports: Record<string, { default: string }> };
+    expect(manifest.exports["./server"]?.default).toBe("./dist/index.js");
+    expect(manifest.main).toBe("./dist/index.js");
+    expect(manifest.exports["."]?.default).toBe(manifest.main);
   });
 });

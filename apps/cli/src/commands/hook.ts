@@ -1,8 +1,8 @@
 import path from "node:path";
-import { isReturnlintError } from "@returnlint/core";
+import { isReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
-import { checkReturn, commandForAgent, locateReturn, type CheckedReturn, type Problem } from "../hook/subagent.js";
+import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, type CheckedReturn, type Problem } from "../hook/subagent.js";
 import { parsePayload, type StopPayload } from "../hook/payload.js";
 import { writeFileAtomic } from "../atomic.js";
 import { prepareStateDir, safeName, STATE_DIR, updateLedger, type LedgerEntry } from "../hook/state.js";
@@ -23,9 +23,11 @@ It lets the stop through when another stop hook is already holding the agent
 (stop_hook_active), after --max-blocks blocks, or when the same problems would
 be sent twice; the failure is then recorded in the verdict file.
 Every validated return leaves a verdict in .returnlint/verdicts/ (task-N.json
-when the task is known, else AGENT_TYPE--AGENT_ID.json) for the orchestrator's
-postflight to gate on. A broken payload or configuration never blocks: it is
-reported on standard error and the hook exits 0.
+when the return is a task's metadata file, else AGENT_TYPE--AGENT_ID.json, for
+a Stop hook AGENT--SESSION_ID.json) for the orchestrator's postflight to gate on.
+A broken payload or configuration never blocks unless --fail-closed: it is
+reported on standard error, the hook exits 0, and a broken configuration's
+verdict says "config-error".
 
 Options:
   --agent NAME         the agent's name when the payload has none (a Stop hook)
@@ -34,10 +36,12 @@ Options:
   --config FILE        use FILE instead of looking for returnlint.config.* from cwd
   --max-blocks N       block at most N times per subagent (default 3)
   --fail-closed        exit 2 on a broken payload or configuration (the host then
-                       keeps the agent working and shows it the error)
+                       keeps the agent working and shows it the error); bounded
+                       like blocks: once per problem, at most --max-blocks times
   -h, --help           show this help
 
-Agents that map to no command are not checked.
+Agents that map to no command, and the hosts' own agents (Plan, Explore,
+general-purpose, …) unless the config's "agents" map names them, are not checked.
 `;
 
 const OPTIONS = {
@@ -53,7 +57,9 @@ const DEFAULT_MAX_BLOCKS = 3;
 const HOSTS = ["claude"];
 
 /** Why the hook let a failing return through. */
-type AllowedBecause = "max-blocks" | "repeated-feedback" | "stop-hook-active" | "internal-error";
+type AllowedBecause = "max-blocks" | "repeated-feedback" | "stop-hook-active" | NotValidated;
+/** Why a return could not be validated: the config is broken, or a rule crashed. */
+type NotValidated = "config-error" | "internal-error";
 type Decision = { readonly kind: "pass" } | { readonly kind: "block" } | { readonly kind: "allow"; readonly because: AllowedBecause };
 
 export async function hook(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -62,8 +68,7 @@ export async function hook(argv: readonly string[], io: CommandIo): Promise<numb
   try {
     return await runHook(argv, io);
   } catch (error) {
-    const message = isReturnlintError(error) ? [error.message, ...error.problems].join("\n  - ") : error instanceof Error ? error.message : String(error);
-    return giveWay(io, failClosed, message);
+    return giveWay(io, failClosed, describeFailure(error));
   }
 }
 
@@ -85,11 +90,21 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   const payload = outcome.payload;
   const root = path.resolve(io.cwd, payload.cwd);
   const agent = values.agent ?? payload.agentType;
+  const attempt = { payload, root, agent, command: values.command ?? null, failClosed, maxBlocks };
 
-  const config = await loadReturnlintConfig({
-    cwd: root,
-    ...(values.config === undefined ? {} : { configFile: path.resolve(io.cwd, values.config) }),
-  });
+  let config: LoadedConfig;
+  try {
+    config = await loadReturnlintConfig({
+      cwd: root,
+      ...(values.config === undefined ? {} : { configFile: path.resolve(io.cwd, values.config) }),
+    });
+  } catch (error) {
+    if (!isReturnlintError(error)) throw error;
+    // Without a config, only the name rule says which agents this hook is for: a host's own
+    // agents (Explore, Plan, …) and a Stop hook that names none are never held up by it.
+    if (values.command === undefined && (agent === undefined || BUILT_IN_AGENTS.has(agent))) return giveWay(io, false, describeFailure(error), !failClosed);
+    return await cannotValidate(io, attempt, describeFailure(error), "config-error");
+  }
   const command = values.command ?? commandForAgent(config, agent);
   // An agent returnlint knows nothing about (Explore, general-purpose, …) returns prose by design.
   if (command === null) return 0;
@@ -105,40 +120,91 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
     ...(agent === undefined ? {} : { agent }),
     ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }),
   });
-  const stateDir = path.join(root, STATE_DIR);
-  prepareStateDir(stateDir);
-  const digest = digestOf(checked.problems);
-  const { decision, entry } = await updateLedger(stateDir, safeName(payload.sessionId, payload.agentId ?? agent ?? "main"), (current) =>
-    decide(current, { payload, agent: agent ?? "main", checked, digest, maxBlocks }),
-  );
-  writeVerdict(stateDir, { payload, agent, command, checked, entry, decision });
-
-  if (decision.kind === "allow" && decision.because === "internal-error") {
-    return giveWay(io, failClosed, `a rule crashed while checking the return of ${agent ?? "the main agent"}; the verdict in ${STATE_DIR}/verdicts/ records it`);
+  if (checked.internalError) {
+    return await cannotValidate(io, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
+  const { decision, entry } = await record({ ...attempt, command }, checked, digestOf(checked.problems));
   if (decision.kind === "block") {
     io.stdout(`${JSON.stringify({ decision: "block", reason: reasonText(checked, { command, attempt: entry.attempts }) })}\n`);
   }
   return 0;
 }
 
+interface Attempt {
+  readonly payload: StopPayload;
+  readonly root: string;
+  readonly agent: string | undefined;
+  readonly command: string | null;
+  readonly failClosed: boolean;
+  readonly maxBlocks: number;
+}
+
+/** Counts the attempt in the ledger, decides, and leaves the verdict for postflight. */
+async function record(attempt: Attempt, checked: CheckedReturn, digest: string, notValidated?: NotValidated): Promise<{ decision: Decision; entry: LedgerEntry }> {
+  const { payload, root, agent, maxBlocks } = attempt;
+  const stateDir = path.join(root, STATE_DIR);
+  prepareStateDir(stateDir);
+  const result = await updateLedger(stateDir, safeName(payload.sessionId, payload.agentId ?? agent ?? "main"), (current) =>
+    decide(current, { payload, agent: agent ?? "main", failing: !checked.ok, digest, maxBlocks, ...(notValidated !== undefined && !attempt.failClosed ? { giveWay: notValidated } : {}) }),
+  );
+  writeVerdict(stateDir, { payload, agent, command: attempt.command, checked, ...result });
+  return result;
+}
+
+/**
+ * The return could not be validated (a broken config, a rule that crashed). The stop goes
+ * through, unless --fail-closed: then the hook exits 2 (the host keeps the agent working and
+ * shows it the message), bounded by the same ledger as blocks, so that a problem the agent
+ * cannot fix does not re-run it until the host's own limit.
+ */
+async function cannotValidate(io: CommandIo, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
+  const checked: CheckedReturn = {
+    ok: false,
+    status: null,
+    origin: "none",
+    source: "none",
+    task: null,
+    problems: [{ message, reask: message }],
+    warningCount: 0,
+    internalError: true,
+  };
+  const { decision } = await record(attempt, checked, digestOf(checked.problems), because);
+  if (decision.kind !== "block") {
+    const why = attempt.failClosed && decision.kind === "allow" ? ` (--fail-closed gave way: ${decision.because})` : "";
+    return giveWay(io, false, `${message}${why}; the verdict in ${STATE_DIR}/verdicts/ records it`, !attempt.failClosed);
+  }
+  io.stderr(`returnlint hook: ${message}\n`);
+  return 2;
+}
+
+function describeFailure(error: unknown): string {
+  return isReturnlintError(error) ? [error.message, ...error.problems].join("\n  - ") : error instanceof Error ? error.message : String(error);
+}
+
 /** Lets the stop through, says why on standard error; `--fail-closed` makes it exit 2 (the host's "blocking error"). */
-function giveWay(io: CommandIo, failClosed: boolean, message: string): number {
-  io.stderr(`returnlint hook: ${message}${failClosed ? "" : " (the stop goes through; --fail-closed blocks instead)"}\n`);
+function giveWay(io: CommandIo, failClosed: boolean, message: string, hint = true): number {
+  io.stderr(`returnlint hook: ${message}${failClosed || !hint ? "" : " (the stop goes through; --fail-closed blocks instead)"}\n`);
   return failClosed ? 2 : 0;
 }
 
 function decide(
   current: LedgerEntry | undefined,
-  input: { readonly payload: StopPayload; readonly agent: string; readonly checked: CheckedReturn; readonly digest: string; readonly maxBlocks: number },
+  input: {
+    readonly payload: StopPayload;
+    readonly agent: string;
+    readonly failing: boolean;
+    readonly digest: string;
+    readonly maxBlocks: number;
+    readonly giveWay?: AllowedBecause;
+  },
 ): { entry: LedgerEntry; result: { decision: Decision; entry: LedgerEntry } } {
-  const { payload, checked, digest, maxBlocks } = input;
+  const { payload, failing, digest, maxBlocks } = input;
   const attempts = (current?.attempts ?? 0) + 1;
   const blocks = current?.blocks ?? 0;
-  const decision: Decision = checked.ok
+  const decision: Decision = !failing
     ? { kind: "pass" }
-    : checked.internalError
-      ? { kind: "allow", because: "internal-error" }
+    : input.giveWay !== undefined
+      ? { kind: "allow", because: input.giveWay }
       : // Another stop hook is holding this agent: do not stack a second loop on it. Our own loop is bounded below.
         payload.stopHookActive && blocks === 0
         ? { kind: "allow", because: "stop-hook-active" }
@@ -165,14 +231,14 @@ function writeVerdict(
   input: {
     readonly payload: StopPayload;
     readonly agent: string | undefined;
-    readonly command: string;
+    readonly command: string | null;
     readonly checked: CheckedReturn;
     readonly entry: LedgerEntry;
     readonly decision: Decision;
   },
 ): void {
   const { payload, agent, checked, entry, decision } = input;
-  const name = checked.task === null ? safeName(agent ?? "main", payload.agentId ?? payload.sessionId) : safeName(`task-${checked.task}`);
+  const name = verdictName({ agent, agentId: payload.agentId, sessionId: payload.sessionId, task: checked.task });
   const verdict = {
     ok: checked.ok,
     status: checked.status,
@@ -191,6 +257,14 @@ function writeVerdict(
     timestamp: entry.updatedAt,
   };
   writeFileAtomic(path.join(stateDir, "verdicts", `${name}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
+}
+
+/**
+ * The verdict's file name in `.returnlint/verdicts/`: `task-N` when the return is a task's
+ * metadata file, else `AGENT_TYPE--AGENT_ID` (a Stop hook: `AGENT--SESSION_ID`).
+ */
+export function verdictName(input: { readonly agent: string | undefined; readonly agentId: string | undefined; readonly sessionId: string; readonly task: string | null }): string {
+  return input.task === null ? safeName(input.agent ?? "main", input.agentId ?? input.sessionId) : safeName(`task-${input.task}`);
 }
 
 /** The feedback without the attempt counter, so that the same problems compare equal. */

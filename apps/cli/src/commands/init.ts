@@ -5,6 +5,7 @@ import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
 export const INIT_HELP = `Usage: returnlint init [--preset NAME] [--command NAME=PRESET …]
+        returnlint init claude|opencode   (set up a host: "returnlint init claude --help")
 
 Writes returnlint.config.yaml in the current directory: the preset for the
 format your subagents return, per-command presets when commands differ, and the
@@ -57,6 +58,8 @@ const SCHEMA_URL = "https://unpkg.com/@returnlint/core/config.schema.json";
 class Stopped extends Error {}
 
 export async function init(argv: readonly string[], io: CommandIo): Promise<number> {
+  // `init claude` and `init opencode` set up a host: a command of their own.
+  if (argv[0] === "claude" || argv[0] === "opencode") return (await import("./init-hosts.js")).initHost(argv, io);
   const { values, positionals } = parseCommandLine("init", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(INIT_HELP);

@@ -17,15 +17,36 @@ const COMMAND_WORDS: readonly (readonly [RegExp, string])[] = [
 ];
 
 /**
+ * The subagents the hosts ship, by their exact names: Claude Code's (`Plan`, `Explore`,
+ * `general-purpose`, …) and OpenCode's (`general`, `explore`, …). They answer in prose by
+ * design, so the name rule never maps them; the config's `agents` map still can.
+ */
+export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
+  "Plan",
+  "Explore",
+  "general-purpose",
+  "statusline-setup",
+  "output-style-setup",
+  "claude",
+  "fork",
+  "general",
+  "explore",
+  "plan",
+  "build",
+]);
+
+/**
  * The command whose rules apply to a subagent's returns: the config's `agents`
  * entry (by full name, or by the part after a plugin's `plugin:` prefix), else
- * the command its name contains, else null (an agent returnlint knows nothing about).
+ * the command its name contains (never for a host's built-in agent), else null
+ * (an agent returnlint knows nothing about).
  */
-export function commandForAgent(config: LoadedConfig, agent: string | undefined): string | null {
+export function commandForAgent(config: LoadedConfig | undefined, agent: string | undefined): string | null {
   if (agent === undefined) return null;
-  const agents = config.config.agents ?? {};
+  const agents = config?.config.agents ?? {};
   const mapped = agents[agent] ?? agents[agent.slice(agent.lastIndexOf(":") + 1)];
   if (mapped !== undefined) return mapped;
+  if (BUILT_IN_AGENTS.has(agent)) return null;
   return COMMAND_WORDS.find(([pattern]) => pattern.test(agent))?.[1] ?? null;
 }
 

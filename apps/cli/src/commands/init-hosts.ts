@@ -1,0 +1,214 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { isObject, isReturnlintError, ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { parseCommandLine } from "../args.js";
+import { loadReturnlintConfig } from "../api.js";
+import { writeFileAtomic } from "../atomic.js";
+import { commandForAgent } from "../hook/subagent.js";
+import type { CommandIo } from "./io.js";
+
+export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--dry-run]
+       returnlint init opencode [--local] [--dry-run]
+
+Sets up a host to run returnlint on every subagent return. Both change only
+what they need, keep everything else in the file, and change nothing when the
+host is already set up.
+
+  claude     adds the SubagentStop hook "npx --no-install returnlint hook claude"
+             to .claude/settings.json (written if missing), next to the hooks
+             there. Its matcher lists the agents returnlint checks: those of
+             .claude/agents/*.md and of the config's "agents" map whose command
+             is known (Claude Code reads a matcher of names and "|" as exact
+             names). With no such agent, no matcher: the hook runs for every
+             subagent and decides by name.
+  opencode   adds "@returnlint/opencode" to the "plugin" list of opencode.json
+             (written if missing); OpenCode installs it from the npm registry.
+             --local writes .opencode/plugins/returnlint.js instead, which loads
+             the copy installed in node_modules.
+
+Options:
+  --dry-run            print what would change, change nothing
+  --local              (opencode) load the plugin from node_modules
+  -h, --help           show this help
+
+Install returnlint in the project too: npm install --save-dev returnlint
+(and @returnlint/opencode for --local). Exit codes: 0 done or nothing to do,
+2 a file that cannot be read as JSON, or usage error.
+`;
+
+const OPTIONS = {
+  "dry-run": { type: "boolean" },
+  local: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export const HOOK_COMMAND = "npx --no-install returnlint hook claude";
+const HOOK_TIMEOUT_S = 30;
+export const OPENCODE_PLUGIN = "@returnlint/opencode";
+const LOCAL_PLUGIN_FILE = path.join(".opencode", "plugins", "returnlint.js");
+const LOCAL_PLUGIN_SOURCE = `// Loads @returnlint/opencode from this project's node_modules (written by "returnlint init opencode --local").\nexport { default } from "${OPENCODE_PLUGIN}";\n`;
+
+/** One file to write, and what the change is: "add …", said as "Would add …" or "Added …". */
+interface Change {
+  readonly file: string;
+  readonly content: string;
+  readonly verb: "add" | "update" | "write";
+  readonly what: string;
+}
+
+const PAST = { add: "Added", update: "Updated", write: "Wrote" } as const;
+
+export async function initHost(argv: readonly string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseCommandLine("init", argv, OPTIONS);
+  if (values.help === true) {
+    io.stdout(INIT_HOSTS_HELP);
+    return 0;
+  }
+  const [host, ...extra] = positionals;
+  if (extra.length > 0 || (host !== "claude" && host !== "opencode")) {
+    throw new ReturnlintError("USAGE", `returnlint init takes claude or opencode; received "${positionals.join(" ")}".`);
+  }
+  if (host === "claude" && values.local === true) throw new ReturnlintError("USAGE", "--local is for returnlint init opencode.");
+
+  const change = host === "claude" ? await claudeChange(io.cwd) : values.local === true ? localPluginChange(io.cwd) : opencodeChange(io.cwd);
+  if (change === undefined) {
+    io.stdout(`${host === "claude" ? ".claude/settings.json already runs returnlint" : "OpenCode already loads @returnlint/opencode"}; nothing to change.\n`);
+    return 0;
+  }
+  const relative = path.relative(io.cwd, change.file);
+  if (values["dry-run"] === true) {
+    io.stdout(`Would ${change.verb} ${change.what} (--dry-run: nothing written). ${relative} would read:\n${change.content}`);
+    return 0;
+  }
+  writeFileAtomic(change.file, change.content);
+  const next =
+    host === "claude"
+      ? "npm install --save-dev returnlint   (the hook runs it with npx --no-install)"
+      : values.local === true
+        ? `npm install --save-dev ${OPENCODE_PLUGIN}`
+        : "nothing: OpenCode installs the plugin from the npm registry when it starts";
+  io.stdout(`${PAST[change.verb]} ${change.what}.\nNext: ${next}\n`);
+  return 0;
+}
+
+// Claude Code
+
+interface HookEntry {
+  matcher?: unknown;
+  hooks?: unknown;
+}
+
+async function claudeChange(cwd: string): Promise<Change | undefined> {
+  const file = path.join(cwd, ".claude", "settings.json");
+  const settings = readJsonObject(file) ?? {};
+  const hooks = settings.hooks ?? {};
+  if (!isObject(hooks)) throw unreadable(file, '"hooks" is not an object');
+  const entries = hooks.SubagentStop ?? [];
+  if (!Array.isArray(entries)) throw unreadable(file, '"hooks.SubagentStop" is not an array');
+
+  const agents = await checkedAgents(cwd);
+  const matcher = matcherFor(agents);
+  const ours = (entries as unknown[]).find((entry): entry is HookEntry => isObject(entry) && runsReturnlint(entry.hooks));
+  if (ours !== undefined && ours.matcher === matcher) return undefined;
+
+  const where = agents.length === 0 ? "no matcher: every subagent, the name rule decides" : `matcher "${matcher ?? ""}"`;
+  let change: Pick<Change, "verb" | "what">;
+  if (ours === undefined) {
+    const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command: HOOK_COMMAND, timeout: HOOK_TIMEOUT_S }] };
+    hooks.SubagentStop = [...(entries as unknown[]), entry];
+    change = { verb: "add", what: `the returnlint SubagentStop hook to .claude/settings.json (${where})` };
+  } else {
+    if (matcher === undefined) delete ours.matcher;
+    else ours.matcher = matcher;
+    change = { verb: "update", what: `the returnlint hook's matcher in .claude/settings.json (${where})` };
+  }
+  settings.hooks = hooks;
+  return { file, content: `${JSON.stringify(settings, null, 2)}\n`, ...change };
+}
+
+function runsReturnlint(hooks: unknown): boolean {
+  return Array.isArray(hooks) && hooks.some((hook) => isObject(hook) && typeof hook.command === "string" && hook.command.includes("returnlint hook claude"));
+}
+
+/** The agents of .claude/agents/*.md and of the config's agents map that map to a command. */
+async function checkedAgents(cwd: string): Promise<string[]> {
+  let config: LoadedConfig | undefined;
+  try {
+    config = await loadReturnlintConfig({ cwd });
+  } catch (error) {
+    if (!isReturnlintError(error)) throw error;
+    throw new ReturnlintError(error.code, `${error.message} Fix it first: init claude reads its "agents" map.`, error.problems);
+  }
+  const names = new Set([...agentFiles(path.join(cwd, ".claude", "agents")), ...Object.keys(config.config.agents ?? {})]);
+  return [...names].filter((name) => commandForAgent(config, name) !== null).sort();
+}
+
+function agentFiles(dir: string): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((name) => name.endsWith(".md"));
+  } catch {
+    return [];
+  }
+  // The agent's name is its frontmatter's `name:`, else the file's name.
+  return files.map((name) => /^---\r?\n(?:[\s\S]*?\r?\n)?name:\s*["']?([^"'\r\n]+?)["']?\s*\r?\n/.exec(readFileSync(path.join(dir, name), "utf8"))?.[1] ?? name.slice(0, -3));
+}
+
+/**
+ * A matcher Claude Code reads as intended: names of letters, digits, `_` and `-` joined by
+ * `|` are compared as exact names; names with other characters (a plugin's `plugin:agent`)
+ * need a regular expression, anchored so that it still means exactly these names.
+ */
+export function matcherFor(agents: readonly string[]): string | undefined {
+  if (agents.length === 0) return undefined;
+  if (agents.every((name) => /^[\w-]+$/.test(name))) return agents.join("|");
+  return `^(${agents.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`;
+}
+
+// OpenCode
+
+function opencodeChange(cwd: string): Change | undefined {
+  const existing = ["opencode.json", "opencode.jsonc"].map((name) => path.join(cwd, name)).find((file) => existsSync(file));
+  const file = existing ?? path.join(cwd, "opencode.json");
+  const config = readJsonObject(file) ?? { $schema: "https://opencode.ai/config.json" };
+  const plugins = config.plugin ?? [];
+  if (!Array.isArray(plugins)) throw unreadable(file, '"plugin" is not an array');
+  const named = (entry: unknown) => entry === OPENCODE_PLUGIN || (Array.isArray(entry) && entry[0] === OPENCODE_PLUGIN) || (typeof entry === "string" && entry.startsWith(`${OPENCODE_PLUGIN}@`));
+  if (plugins.some(named)) return undefined;
+  config.plugin = [...(plugins as unknown[]), OPENCODE_PLUGIN];
+  return { file, content: `${JSON.stringify(config, null, 2)}\n`, verb: "add", what: `"${OPENCODE_PLUGIN}" to the plugins of ${path.basename(file)}${existing === undefined ? " (a new file)" : ""}` };
+}
+
+function localPluginChange(cwd: string): Change | undefined {
+  const file = path.join(cwd, LOCAL_PLUGIN_FILE);
+  if (existsSync(file)) {
+    if (readFileSync(file, "utf8") === LOCAL_PLUGIN_SOURCE) return undefined;
+    throw new ReturnlintError("USAGE", `${LOCAL_PLUGIN_FILE} exists and is not the one init writes; init changes nothing. Remove it, or make it re-export "${OPENCODE_PLUGIN}" yourself.`);
+  }
+  return { file, content: LOCAL_PLUGIN_SOURCE, verb: "write", what: `${LOCAL_PLUGIN_FILE}, which loads ${OPENCODE_PLUGIN} from node_modules` };
+}
+
+// Files
+
+/** The file's JSON object, undefined when there is no file; a sentence (exit 2) when it is not a JSON object. */
+function readJsonObject(file: string): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw unreadable(file, String((error as NodeJS.ErrnoException).code ?? error));
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw unreadable(file, `it is not JSON (${error instanceof Error ? error.message : String(error)})${file.endsWith(".jsonc") ? "; comments cannot be kept, so add the entry by hand" : ""}`);
+  }
+  if (!isObject(value)) throw unreadable(file, "it is not a JSON object");
+  return { ...value };
+}
+
+function unreadable(file: string, why: string): ReturnlintError {
+  return new ReturnlintError("USAGE", `Cannot update ${file}: ${why}. init changes nothing.`);
+}

@@ -1,0 +1,109 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { project, returnlint, STACK_FRAME } from "./helpers.js";
+
+const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
+const settingsOf = (root: string) => JSON.parse(readFileSync(path.join(root, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+const HOOK = { type: "command", command: "npx --no-install returnlint hook claude", timeout: 30 };
+
+describe("returnlint init claude", () => {
+  it("adds the hook next to the other hooks, with a matcher of the agents returnlint checks", () => {
+    const root = project({
+      ".claude/agents/lean-research-agent.md": agent("lean-research-agent"),
+      ".claude/agents/planner.md": agent("planner"),
+      ".claude/agents/code-reviewer.md": agent("code-reviewer"),
+      ".claude/settings.json": { model: "opus", hooks: { Stop: [{ hooks: [{ type: "command", command: "echo done" }] }], SubagentStop: [{ matcher: "x", hooks: [{ type: "command", command: "lint-x" }] }] } },
+      "returnlint.config.json": { agents: { "proof-writer": "implement" } },
+    });
+    const run = returnlint(["init", "claude"], { cwd: root });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      'Added the returnlint SubagentStop hook to .claude/settings.json (matcher "lean-research-agent|planner|proof-writer").\nNext: npm install --save-dev returnlint   (the hook runs it with npx --no-install)\n',
+    );
+    expect(run.status).toBe(0);
+    expect(settingsOf(root)).toEqual({
+      model: "opus",
+      hooks: {
+        Stop: [{ hooks: [{ type: "command", command: "echo done" }] }],
+        SubagentStop: [{ matcher: "x", hooks: [{ type: "command", command: "lint-x" }] }, { matcher: "lean-research-agent|planner|proof-writer", hooks: [HOOK] }],
+      },
+    });
+  });
+
+  it("is idempotent, and updates only the matcher when the agents change", () => {
+    const root = project({ ".claude/agents/planner.md": agent("planner") });
+    expect(returnlint(["init", "claude"], { cwd: root }).status).toBe(0);
+    const written = statSync(path.join(root, ".claude", "settings.json")).mtimeMs;
+    expect(returnlint(["init", "claude"], { cwd: root }).stdout).toBe(".claude/settings.json already runs returnlint; nothing to change.\n");
+    expect(statSync(path.join(root, ".claude", "settings.json")).mtimeMs).toBe(written);
+
+    // A new agent: the same entry, a new matcher.
+    const withMore = project({ ".claude/agents/planner.md": agent("planner"), ".claude/agents/implementer.md": agent("implementer"), ".claude/settings.json": settingsOf(root) });
+    expect(returnlint(["init", "claude"], { cwd: withMore }).stdout).toContain('Updated the returnlint hook\'s matcher in .claude/settings.json (matcher "implementer|planner")');
+    expect(settingsOf(withMore).hooks.SubagentStop).toEqual([{ matcher: "implementer|planner", hooks: [HOOK] }]);
+  });
+
+  it("--dry-run prints the file it would write and writes nothing", () => {
+    const root = project({ ".claude/agents/planner.md": agent("planner") });
+    const run = returnlint(["init", "claude", "--dry-run"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Would add the returnlint SubagentStop hook to .claude/settings.json (matcher "planner") (--dry-run: nothing written). .claude/settings.json would read:\n{\n  "hooks": {');
+    expect(existsSync(path.join(root, ".claude"))).toBe(true);
+    expect(existsSync(path.join(root, ".claude", "settings.json"))).toBe(false);
+  });
+
+  it("anchors a regular expression for names Claude Code would not read as names, and leaves the matcher out with no agents", () => {
+    const root = project({ "returnlint.config.json": { agents: { "team:researcher": "research", planner: "plan" } } });
+    returnlint(["init", "claude"], { cwd: root });
+    expect(settingsOf(root).hooks.SubagentStop?.[0]?.matcher).toBe("^(planner|team:researcher)$");
+    const bare = project({ ".claude/agents/helper.md": agent("helper") });
+    expect(returnlint(["init", "claude"], { cwd: bare }).stdout).toContain("(no matcher: every subagent, the name rule decides)");
+    expect(settingsOf(bare).hooks.SubagentStop).toEqual([{ hooks: [HOOK] }]);
+  });
+
+  it("leaves a settings file that is not JSON as it is: exit 2 and a sentence", () => {
+    const root = project({ ".claude/settings.json": "{ \"hooks\": " });
+    const run = returnlint(["init", "claude"], { cwd: root });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^returnlint: Cannot update .*\.claude\/settings\.json: it is not JSON \(.*\)\. init changes nothing\.\n$/);
+    expect(run.stderr).not.toMatch(STACK_FRAME);
+    expect(readFileSync(path.join(root, ".claude", "settings.json"), "utf8")).toBe('{ "hooks": ');
+  });
+});
+
+describe("returnlint init opencode", () => {
+  it("writes opencode.json with the plugin, then changes nothing", () => {
+    const root = project({});
+    const run = returnlint(["init", "opencode"], { cwd: root });
+    expect(run.stdout).toBe('Added "@returnlint/opencode" to the plugins of opencode.json (a new file).\nNext: nothing: OpenCode installs the plugin from the npm registry when it starts\n');
+    expect(JSON.parse(readFileSync(path.join(root, "opencode.json"), "utf8"))).toEqual({ $schema: "https://opencode.ai/config.json", plugin: ["@returnlint/opencode"] });
+    expect(returnlint(["init", "opencode"], { cwd: root }).stdout).toBe("OpenCode already loads @returnlint/opencode; nothing to change.\n");
+  });
+
+  it("adds the plugin to an existing config, keeping the rest and a tuple entry counts as there", () => {
+    const root = project({ "opencode.json": { model: "anthropic/claude", plugin: ["other-plugin"] } });
+    returnlint(["init", "opencode"], { cwd: root });
+    expect(JSON.parse(readFileSync(path.join(root, "opencode.json"), "utf8"))).toEqual({ model: "anthropic/claude", plugin: ["other-plugin", "@returnlint/opencode"] });
+    const tuple = project({ "opencode.json": { plugin: [["@returnlint/opencode", { config: "x.json" }]] } });
+    expect(returnlint(["init", "opencode"], { cwd: tuple }).stdout).toContain("nothing to change");
+  });
+
+  it("--local writes the re-exporting plugin file once, and never over another file", () => {
+    const root = project({});
+    expect(returnlint(["init", "opencode", "--local"], { cwd: root }).stdout).toContain("Wrote .opencode/plugins/returnlint.js, which loads @returnlint/opencode from node_modules.");
+    expect(readFileSync(path.join(root, ".opencode", "plugins", "returnlint.js"), "utf8")).toContain('export { default } from "@returnlint/opencode";');
+    expect(returnlint(["init", "opencode", "--local"], { cwd: root }).stdout).toContain("nothing to change");
+    const other = project({ ".opencode/plugins/returnlint.js": "export default {};\n" });
+    const run = returnlint(["init", "opencode", "--local"], { cwd: other });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(".opencode/plugins/returnlint.js exists and is not the one init writes; init changes nothing.");
+  });
+
+  it("says what it takes", () => {
+    const run = returnlint(["init", "cursor"], { cwd: project({}) });
+    expect(run.status).toBe(2);
+    expect(returnlint(["init", "claude", "--local"], { cwd: project({}) }).stderr).toContain("--local is for returnlint init opencode.");
+    expect(returnlint(["init", "claude", "--help"], { cwd: project({}) }).stdout).toContain("Usage: returnlint init claude [--dry-run]");
+  });
+});
