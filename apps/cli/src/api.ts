@@ -14,6 +14,7 @@ import {
   type PrecompiledValidators,
   type SchemaValidator,
   type FileView,
+  type Identity,
   type LoadedConfig,
   type ParseOutcome,
   type Report,
@@ -49,6 +50,11 @@ export interface ValidateOptions extends ConfigOptions, Expected {
    * folder they share is looked at once; a view caches what it saw, so never keep one for later.
    */
   readonly files?: FileView;
+  /**
+   * The files the return was read from (device and inode, from `fstat`): an artifact naming
+   * one is not work (`returnFile`). Any `.return-meta.json` is refused as an artifact anyway.
+   */
+  readonly returnFiles?: readonly Identity[];
 }
 
 export interface ValidationReport extends Report {
@@ -81,6 +87,7 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
   return loadConfig({
     cwd: options.cwd ?? process.cwd(),
     builtinRules: BUILTIN_RULES,
+    moduleTimeoutMs: ruleTimeoutFromEnv(),
     ...(validators === undefined ? {} : { precompiled: validators }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     ...(options.preset === undefined ? {} : { preset: options.preset }),
@@ -100,17 +107,23 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     value: parse.ok ? parse.value : undefined,
     ...(options.preset === undefined ? {} : { preset: options.preset }),
   });
-  const report = await runRules({
-    text,
-    parse,
-    command,
-    format,
-    expected: expectedOf(options),
-    rules,
-    files: options.files ?? createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
-    ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
-  });
-  return { ...report, preset, origin };
+  const files = options.files ?? createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd()), { returnFiles: options.returnFiles ?? [] });
+  try {
+    const report = await runRules({
+      text,
+      parse,
+      command,
+      format,
+      expected: expectedOf(options),
+      rules,
+      files,
+      ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
+    });
+    return { ...report, preset, origin };
+  } finally {
+    // A view this call made is closed here; one the caller passed is the caller's.
+    if (files !== options.files) files.close?.();
+  }
 }
 
 function ruleTimeoutFromEnv(): number {

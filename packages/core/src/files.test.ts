@@ -14,7 +14,7 @@ describe("createFileView().check", () => {
     const written = new Date("2026-01-28T10:31:12.000Z");
     writeFileSync(path.join(root, "report.md"), "# Report\n");
     utimesSync(path.join(root, "report.md"), written, written);
-    expect(createFileView(root).check("report.md")).toEqual({ ok: true, kind: "file", size: 9, mtimeMs: written.getTime(), path: "report.md" });
+    expect(createFileView(root).check("report.md")).toEqual({ ok: true, kind: "file", size: 9, mtimeMs: written.getTime(), path: "report.md", links: 1 });
   });
 });
 

@@ -1,7 +1,7 @@
 export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
 export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
-export { fillTemplate, placeholders } from "./messages.js";
+export { fillTemplate, MAX_QUOTED_CHARS, placeholders, quoted } from "./messages.js";
 export { escapeToken, isObject, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
 export { decodeUtf8, findDuplicateKeys, lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
@@ -17,8 +17,11 @@ export {
   isSuccessLike,
   successStatuses,
 } from "./vocabulary.js";
-export { createFileView } from "./files.js";
+export { createFileView, type ClosableFileView, type FileViewOptions } from "./files.js";
+export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, type Identity, type UnsafeKind } from "./safe-fs.js";
+export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
+export { DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export {
   BUILTIN_PRESETS,

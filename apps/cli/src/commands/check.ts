@@ -1,4 +1,3 @@
-import { rmSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
@@ -7,7 +6,7 @@ import { appendErrorLog } from "../error-log.js";
 import { formatterContext } from "../formatters/context.js";
 import { emitOutputs, planOutputs } from "../formatters/output.js";
 import { readReturnFile, readStdin, type ReturnInput } from "../input.js";
-import { parseTaskList, taskReturnFile, taskTypeFromState } from "../tasks.js";
+import { MetadataFile, openTaskReturn, parseTaskList, taskTypeFromState } from "../tasks.js";
 import type { CommandIo } from "./io.js";
 
 export const CHECK_HELP = `Usage: returnlint check [FILE | -] [options]
@@ -37,7 +36,8 @@ What was delegated:
 Actions (the only ways check writes to disk):
   --log-errors FILE    append each failing validation to an errors.json
   --consume            delete the metadata file after it passed (postflight cleanup);
-                       a failing one is never deleted
+                       a failing one is never deleted, nor one that changed while
+                       it was checked; of several at once, one consumes it
 
 Configuration:
   --config FILE        use FILE instead of looking for returnlint.config.* upwards
@@ -137,8 +137,13 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   const checkOne = async (input: ReturnInput, task?: string): Promise<number> => {
     const taskType = values["task-type"] ?? (task === undefined ? undefined : taskTypeFromState(root, task));
     const fromFile = task !== undefined || path.basename(input.source) === ".return-meta.json";
-    const report = await validate(input.text, { ...shared, task, taskType, fromFile });
+    const report = await validate(input.text, { ...shared, task, taskType, fromFile, ...(input.identity === undefined ? {} : { returnFiles: [input.identity] }) });
     const source = input.source === "<stdin>" ? input.source : path.relative(io.cwd, input.source) || input.source;
+    const code = verdictCode(report, maxWarnings, io);
+    // Consumed before anything is printed: a run that loses the file to another consumer
+    // says so and prints no verdict, rather than a pass it cannot stand behind.
+    const consumed = code === 0 && input instanceof MetadataFile;
+    if (consumed) input.consume();
     await emitOutputs(
       outputs,
       {
@@ -154,24 +159,43 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     if (!report.ok && values["log-errors"] !== undefined) {
       await appendErrorLog(path.resolve(io.cwd, values["log-errors"]), report, { source, ...(task === undefined ? {} : { task }), ...(sessionId === undefined ? {} : { sessionId }) });
     }
-    const code = verdictCode(report, maxWarnings, io);
-    if (code === 0 && values.consume === true && input.source !== "<stdin>") {
-      rmSync(input.source);
-      if (values.quiet !== true) io.stderr(`returnlint: consumed ${source}\n`);
-    }
+    if (consumed && values.quiet !== true) io.stderr(`returnlint: consumed ${source}\n`);
     return code;
   };
 
-  if (tasks === undefined) {
-    const input = file === undefined || file === "-" ? await readStdin(io.stdin) : readReturnFile(path.resolve(io.cwd, file));
-    return checkOne(input);
-  }
+  /** A task's metadata file, or FILE: with --consume, opened so that only the file checked can be deleted. */
+  const open = (task: string | undefined): ReturnInput => {
+    if (task !== undefined) {
+      const held = openTaskReturn(root, task);
+      if (values.consume === true) return held;
+      held.close();
+      return { text: held.text, source: held.source, identity: held.identity };
+    }
+    if (file === undefined || file === "-") throw new Error("internal: no file to open");
+    const absolute = path.resolve(io.cwd, file);
+    if (values.consume !== true) return readReturnFile(absolute);
+    const relative = path.relative(root, absolute);
+    if (relative.startsWith("..") || path.isAbsolute(relative)) {
+      throw new ReturnlintError("USAGE", `--consume deletes only a metadata file inside the project root (${root}); ${absolute} is outside it. Pass --root.`);
+    }
+    return MetadataFile.open(root, relative.split(path.sep), path.relative(io.cwd, absolute) || absolute);
+  };
+  const checkFile = async (task?: string): Promise<number> => {
+    const input = open(task);
+    try {
+      return await checkOne(input, task);
+    } finally {
+      if (input instanceof MetadataFile) input.close();
+    }
+  };
+
+  if (tasks === undefined) return file === undefined || file === "-" ? checkOne(await readStdin(io.stdin)) : checkFile();
   // Each task gets its own verdict; one that cannot be read does not stop the others.
   let worst = 0;
   for (const task of tasks) {
     let code: number;
     try {
-      code = await checkOne(readReturnFile(taskReturnFile(root, task)), task);
+      code = await checkFile(task);
     } catch (error) {
       if (tasks.length === 1 || !isReturnlintError(error)) throw error;
       io.stderr(`returnlint: ${error.message}\n`);

@@ -4,8 +4,7 @@ import { integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
 import { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Problem } from "../hook/subagent.js";
 import { parsePayload, type StopPayload } from "../hook/payload.js";
-import { writeFileAtomic } from "../atomic.js";
-import { prepareStateDir, safeName, STATE_DIR, updateLedger, type LedgerEntry } from "../hook/state.js";
+import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "../hook/state.js";
 import { readStdin } from "../input.js";
 import type { CommandIo } from "./io.js";
 
@@ -190,7 +189,7 @@ function writeVerdict(
     ...(decision.kind === "allow" ? { allowedBecause: decision.because } : {}),
     timestamp: entry.updatedAt,
   };
-  writeFileAtomic(path.join(stateDir, "verdicts", `${name}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
+  writeStateFile(stateDir, ["verdicts", `${name}.json`], `${JSON.stringify(verdict, null, 2)}\n`);
 }
 
 /** The feedback without the attempt counter, so that the same problems compare equal. */

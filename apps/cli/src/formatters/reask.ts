@@ -78,6 +78,8 @@ const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
   "artifacts/emptyPath": () => '"path" is empty; give the path of the file you wrote',
   "artifacts/nulByte": (problem) => `the path ${artifactPath(problem)} contains a NUL byte; fix the path`,
   "artifacts/absolutePath": (problem) => `the path ${artifactPath(problem)} is absolute; make it relative to the project root`,
+  "artifacts/homeRelativePath": (problem) => `the path ${artifactPath(problem)} starts with "~", which only a shell expands; make it relative to the project root`,
+  "artifacts/returnFile": (problem) => `${artifactPath(problem)} is a return file, not work; list the files your work produced`,
   "artifacts/escapesRoot": (problem) => `the path ${artifactPath(problem)} leads outside the project root; write the file inside the project and give its relative path`,
   "artifacts/symlinkEscapesRoot": (problem) => `${artifactPath(problem)} is a symlink leading outside the project; write the real file inside the project`,
   "artifacts/symlinkLoop": (problem) => `${artifactPath(problem)} is a symlink loop; replace it with the file itself`,

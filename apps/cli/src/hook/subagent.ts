@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { extractReturn, isReturnlintError, parseReturn, type LoadedConfig } from "@returnlint/core";
 import { validate, type ValidationReport } from "../api.js";
-import { findTaskReturn, readReturnFile } from "../input.js";
+import { readTaskReturn } from "../tasks.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
 // Shared by `returnlint hook claude` and @returnlint/opencode.
@@ -23,7 +22,9 @@ const COMMAND_WORDS: readonly (readonly [RegExp, string])[] = [
 export function commandForAgent(config: LoadedConfig, agent: string | undefined): string | null {
   if (agent === undefined) return null;
   const agents = config.config.agents ?? {};
-  const mapped = agents[agent] ?? agents[agent.slice(agent.lastIndexOf(":") + 1)];
+  // "constructor" or "__proto__" is an agent's name, not Object.prototype's.
+  const mappedTo = (name: string) => (Object.hasOwn(agents, name) ? agents[name] : undefined);
+  const mapped = mappedTo(agent) ?? mappedTo(agent.slice(agent.lastIndexOf(":") + 1));
   if (mapped !== undefined) return mapped;
   return COMMAND_WORDS.find(([pattern]) => pattern.test(agent))?.[1] ?? null;
 }
@@ -60,8 +61,9 @@ export function locateReturn(input: {
   const [, task = "", slug = ""] = named;
   const namedFile = path.join(root, "specs", `${task}_${slug}`, ".return-meta.json");
   try {
-    const file = existsSync(namedFile) ? namedFile : findTaskReturn(root, task);
-    return { kind: "file", text: readReturnFile(file).text, file, task };
+    // Through real folders inside the project only: a task folder that is a link is refused.
+    const { text, source } = readTaskReturn(root, task, slug);
+    return { kind: "file", text, file: source, task };
   } catch (error) {
     if (!isReturnlintError(error)) throw error;
     return { kind: "unreadable", file: namedFile, task, reason: error.message };
