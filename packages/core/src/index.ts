@@ -2,7 +2,7 @@ export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
 export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
 export { fillTemplate, MAX_QUOTED_CHARS, placeholders, quoted } from "./messages.js";
-export { escapeToken, isObject, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
+export { escapeToken, isObject, jsonText, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
 export { decodeUtf8, findDuplicateKeys, lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";

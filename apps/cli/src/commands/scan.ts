@@ -149,7 +149,7 @@ function inferCommand(text: string): string | null {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
     const status = (value as { status?: unknown }).status;
-    return typeof status === "string" ? (COMMAND_OF_STATUS[status] ?? null) : null;
+    return typeof status === "string" && Object.hasOwn(COMMAND_OF_STATUS, status) ? (COMMAND_OF_STATUS[status] ?? null) : null;
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { isObject, preview, tokensOf, valueAt, type Result } from "@returnlint/core";
+import { isObject, preview, quoted, tokensOf, valueAt, type Result } from "@returnlint/core";
 import type { Formatter } from "./types.js";
 import { failing, passed } from "./verdict.js";
 
@@ -14,7 +14,8 @@ interface Problem {
 
 /** `"text"` for a string, a short preview of anything else. */
 function quote(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : preview(value, 60);
+  // The return's own text: quoted, but never more than a message may quote.
+  return typeof value === "string" ? JSON.stringify(quoted(value)) : preview(value, 60);
 }
 
 /** The `Error: …` line of a result's detail, without its label. */

@@ -1,4 +1,4 @@
-import { isObject, type Result } from "@returnlint/core";
+import { isObject, jsonText, type Result } from "@returnlint/core";
 import type { Formatter, FormatterInput } from "./types.js";
 import { failing, passed } from "./verdict.js";
 
@@ -46,7 +46,8 @@ export const response: Formatter = (input) => {
   }
   const value = isObject(input.value) ? input.value : {};
   const status = input.report.status ?? "";
-  return `${JSON.stringify({
+  // The return's own errors and artifacts, however deeply they nest.
+  return `${jsonText({
     status,
     summary: typeof value.summary === "string" ? value.summary : `Validation passed: status ${status}`,
     artifacts: Array.isArray(value.artifacts) ? value.artifacts : [],

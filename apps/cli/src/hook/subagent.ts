@@ -133,11 +133,16 @@ export async function checkReturn(
   };
 }
 
-/** Each problem numbered, with the seeds' `Error:` and `Recommendation:` lines beneath it. */
+/** The most problems a block reason lists: the subagent fixes these first, and the rest come back next time. */
+const MAX_LISTED_PROBLEMS = 20;
+
+/** Each problem numbered, with the seeds' `Error:` and `Recommendation:` lines beneath it; at most MAX_LISTED_PROBLEMS. */
 export function problemLines(problems: readonly Problem[]): string[] {
-  return problems.flatMap((problem, index) => [
+  const more = problems.length - MAX_LISTED_PROBLEMS;
+  const listed = more > 0 ? problems.slice(0, MAX_LISTED_PROBLEMS) : problems;
+  return listed.flatMap((problem, index) => [
     `${String(index + 1)}. ${problem.message}`,
     ...(problem.detail === undefined ? [] : problem.detail.split("\n").map((line) => `   ${line}`)),
     ...(problem.recommendation === undefined ? [] : [`   Recommendation: ${problem.recommendation}`]),
-  ]);
+  ]).concat(more > 0 ? [`… and ${String(more)} more ${more === 1 ? "problem" : "problems"} (run returnlint check on the return to see them all)`] : []);
 }

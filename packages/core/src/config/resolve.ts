@@ -180,16 +180,22 @@ function dictionary(): Record<string, never> {
 /** The config without the parts that failed the schema; every map in it without a prototype. */
 function usablePart(value: Record<string, unknown>, pointer: string, bad: ReadonlySet<string>): Record<string, unknown> {
   const usable: Record<string, unknown> = dictionary();
-  for (const [key, child] of Object.entries(value)) {
-    const childPointer = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  // One pass, and pointers built only where they are needed: a map of 200,000 agents is copied, not parsed again.
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    const descend = descends(pointer, key) && isObject(child);
+    const childPointer = descend || bad.size > 0 ? `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}` : "";
     if (bad.has(childPointer)) continue;
-    const descend =
-      (pointer === "" && (key === "rules" || key === "commands" || key === "agents")) ||
-      /^\/commands\/[^/]+$/.test(childPointer) ||
-      /^\/commands\/[^/]+\/rules$/.test(childPointer);
-    usable[key] = descend && isObject(child) ? usablePart(child, childPointer, bad) : child;
+    usable[key] = descend ? usablePart(child as Record<string, unknown>, childPointer, bad) : child;
   }
   return usable;
+}
+
+/** The maps of a config: rules, commands, each command, its rules, and agents. */
+function descends(pointer: string, key: string): boolean {
+  if (pointer === "") return key === "rules" || key === "commands" || key === "agents";
+  if (pointer === "/commands") return true;
+  return key === "rules" && /^\/commands\/[^/]+$/.test(pointer);
 }
 
 function describeRuleEntry(pointer: string, config: Record<string, unknown>): string {
