@@ -108,22 +108,17 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     ...(options.preset === undefined ? {} : { preset: options.preset }),
   });
   const files = options.files ?? createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd()), { returnFiles: options.returnFiles ?? [] });
-  try {
-    const report = await runRules({
-      text,
-      parse,
-      command,
-      format,
-      expected: expectedOf(options),
-      rules,
-      files,
-      ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
-    });
-    return { ...report, preset, origin };
-  } finally {
-    // A view this call made is closed here; one the caller passed is the caller's.
-    if (files !== options.files) files.close?.();
-  }
+  const report = await runRules({
+    text,
+    parse,
+    command,
+    format,
+    expected: expectedOf(options),
+    rules,
+    files,
+    ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
+  });
+  return { ...report, preset, origin };
 }
 
 function ruleTimeoutFromEnv(): number {

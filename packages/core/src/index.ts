@@ -17,7 +17,7 @@ export {
   isSuccessLike,
   successStatuses,
 } from "./vocabulary.js";
-export { createFileView, type ClosableFileView, type FileViewOptions } from "./files.js";
+export { createFileView, type FileViewOptions } from "./files.js";
 export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, type Identity, type UnsafeKind } from "./safe-fs.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";

@@ -238,13 +238,87 @@ export class SafeDir {
   }
 }
 
-/** Where an open file really is now (Linux), or undefined where the system cannot say. */
-export function realPathOfDescriptor(fd: number): string | undefined {
-  if (!descriptorsResolve()) return undefined;
+/** What a path leads to: where it really is, and what is there. */
+export interface OpenedPath {
+  readonly real: string;
+  readonly stats: Stats;
+}
+
+/**
+ * What `target` leads to, judged on a handle that reads nothing: opened with O_PATH
+ * (symlinks followed by the kernel; a FIFO does not block, a device's driver is not
+ * woken), `fstat` for what it is and `/proc/self/fd/N` for where it really is, so the
+ * answer is about one file, whatever is swapped along the path meanwhile. The handle
+ * is closed again. An errno code when there is nothing there. Without /proc:
+ * realpath, then stat (a swap between the two is not excluded).
+ */
+export function openPath(target: string): OpenedPath | string {
+  if (!descriptorsResolve()) {
+    try {
+      const real = realpathSync.native(target);
+      return { real, stats: statSync(real) };
+    } catch (error) {
+      return codeOf(error) ?? "EIO";
+    }
+  }
+  let fd: number;
   try {
-    return readlinkSync(`${PROC_FD}/${String(fd)}`);
+    fd = openSync(target, O_PATH);
+  } catch (error) {
+    return codeOf(error) ?? "EIO";
+  }
+  try {
+    const stats = fstatSync(fd);
+    const real = readlinkSync(`${PROC_FD}/${String(fd)}`);
+    // Unlinked since it was opened: nothing is there any more.
+    if (stats.nlink === 0) return "ENOENT";
+    return { real, stats };
+  } catch (error) {
+    return codeOf(error) ?? "EIO";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads up to `limit` bytes of the regular file `target` leads to, if `accept` takes
+ * what is there (its identity, its links, where it is). The file read is the one
+ * judged: on Linux it is reopened for reading through the very handle that was judged.
+ */
+export function readPath(target: string, limit: number, accept: (opened: OpenedPath) => boolean): Buffer | null {
+  if (!descriptorsResolve()) {
+    const judged = openPath(target);
+    if (typeof judged === "string" || !judged.stats.isFile() || !accept(judged)) return null;
+    try {
+      const fd = openSync(judged.real, constants.O_RDONLY | (NOFOLLOW ?? 0) | (NONBLOCK ?? 0));
+      try {
+        return sameFile(fstatSync(fd), judged.stats) ? readPrefix(fd, limit) : null;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return null;
+    }
+  }
+  let handle: number;
+  try {
+    handle = openSync(target, O_PATH);
   } catch {
-    return undefined;
+    return null;
+  }
+  try {
+    const stats = fstatSync(handle);
+    if (!stats.isFile() || !accept({ real: readlinkSync(`${PROC_FD}/${String(handle)}`), stats })) return null;
+    const fd = openSync(`${PROC_FD}/${String(handle)}`, constants.O_RDONLY | NONBLOCK | NOCTTY);
+    try {
+      return sameFile(fstatSync(fd), stats) ? readPrefix(fd, limit) : null;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(handle);
   }
 }
 

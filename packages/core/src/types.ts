@@ -117,8 +117,6 @@ export interface FileView {
    * core's view reads only the very file `check` classified, and never a file with more than one link.
    */
   read(path: string, maxBytes: number): string | null;
-  /** Releases what the view holds open (core's view: directory descriptors); optional for other views. */
-  close?(): void;
 }
 
 /** A place in the text, 1-based; columns count UTF-16 code units. */

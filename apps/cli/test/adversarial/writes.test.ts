@@ -4,7 +4,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { subagentStop, finalMessage } from "../claude-payloads.js";
-import { BIN, CAN_MKNOD, CAN_SETPRIV, CAN_UNSHARE, SETPRIV_REASON, STACK_FRAME, markUnread, mkfifo, mknod, run, runAsync, scratch, v7Return, wasRead, write } from "./harness.js";
+import { BIN, background, CAN_MKNOD, CAN_SETPRIV, CAN_UNSHARE, SETPRIV_REASON, STACK_FRAME, markUnread, mkfifo, mknod, run, runAsync, scratch, v7Return, wasRead, write } from "./harness.js";
 
 // Issue 15, "Writes and deletes outside the root, and data loss": reproductions 1, 4 and 6,
 // and the write errors that are the environment's (EROFS, EACCES), not returnlint's.
@@ -186,6 +186,44 @@ describe("6. --log-errors never loses an entry, at any count a machine can start
     const log = JSON.parse(readFileSync(path.join(root, "specs", "errors.json"), "utf8")) as { errors: { session_id: string }[] };
     expect(log.errors.map((entry) => entry.session_id).sort()).toEqual(Array.from({ length: writers }, (_, index) => `sess_${String(index)}`).sort());
     expect(readdirSync(path.join(root, "specs"))).toEqual(["errors.json"]);
+  });
+});
+
+describe("6b. the lock waits as long as it changes hands (the mechanism that lost entries)", { timeout: 60_000 }, () => {
+  it("another process takes and gives back the lock for 12 s: writers queued behind it all log their entry", async () => {
+    const root = scratch();
+    mkdirSync(path.join(root, "specs"));
+    // Holds specs/errors.json.lock 50 ms at a time, a new lock each time, for 12 s: longer than one lock wait.
+    const hog = background(
+      `import { closeSync, openSync, unlinkSync } from "node:fs";
+const lock = process.argv[1];
+const pause = new Int32Array(new SharedArrayBuffer(4));
+for (const end = Date.now() + 12_000; Date.now() < end; ) {
+  try { closeSync(openSync(lock, "wx")); } catch { continue; }
+  Atomics.wait(pause, 0, 0, 50);
+  unlinkSync(lock);
+}`,
+      [path.join(root, "specs", "errors.json.lock")],
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const writers = 8;
+      const runs = await Promise.all(
+        Array.from({ length: writers }, (_, index) =>
+          runAsync(["check", "-", "--log-errors", "specs/errors.json", "--quiet", "--session-id", `sess_${String(index)}`], {
+            cwd: root,
+            input: JSON.stringify(v7Return([], { metadata: { session_id: `sess_${String(index)}`, agent_type: "researcher", delegation_depth: 1, delegation_path: ["orchestrator", "researcher"] } })),
+            timeout: 50_000,
+          }),
+        ),
+      );
+      expect(runs.map((ran) => ran.stderr)).toEqual(Array.from({ length: writers }, () => ""));
+      expect(runs.map((ran) => ran.status)).toEqual(Array.from({ length: writers }, () => 1));
+      const log = JSON.parse(readFileSync(path.join(root, "specs", "errors.json"), "utf8")) as { errors: unknown[] };
+      expect(log.errors).toHaveLength(writers);
+    } finally {
+      await hog.stop();
+    }
   });
 });
 
