@@ -37,10 +37,12 @@ export interface ReturnInput {
  * its thousands of small files. The file is opened non-blocking and checked with
  * fstat before any read, so a FIFO or a device named like a return cannot hang it.
  */
-export function readReturnFile(file: string): ReturnInput {
+export function readReturnFile(file: string, options: { readonly followSymlink?: boolean } = {}): ReturnInput {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    // A file found by a walk (scan) is opened as it was listed: a symlink swapped in since is refused (ELOOP).
+    const noFollow = options.followSymlink === false ? constants.O_NOFOLLOW : 0;
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
   } catch (error) {
     throw unreadable(file, error);
   }
@@ -87,7 +89,7 @@ export async function readStdin(stream: NodeJS.ReadStream = process.stdin): Prom
 
 function unreadable(file: string, error: unknown): ReturnlintError {
   const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(code);
+  const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "ELOOP" ? "it is a symbolic link" : String(code);
   return new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: ${reason}.`);
 }
 

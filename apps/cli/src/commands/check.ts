@@ -56,8 +56,9 @@ Output:
 Environment:
   RETURNLINT_SESSION_ID       the expected session id when --session-id is not given
   RETURNLINT_MAX_INPUT_BYTES  the largest return read (default 10M; k, M, G suffixes)
-  RETURNLINT_RULE_TIMEOUT_MS  how long one rule may run before it is an internal
-                              error (default 10000)
+  RETURNLINT_RULE_TIMEOUT_MS  how long one rule may run, or a config, preset or
+                              rule module take to load, before it is an error
+                              (default 10000)
   NO_COLOR                    no colours, even on a terminal
   RETURNLINT_DEBUG            add the stack trace to an internal error
 

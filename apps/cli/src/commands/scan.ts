@@ -95,7 +95,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     const source = display(io.cwd, file);
     let text: string;
     try {
-      text = stripBom(readReturnFile(file).text);
+      text = stripBom(readReturnFile(file, { followSymlink: false }).text);
     } catch (error) {
       return { source, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
     }
