@@ -4,7 +4,8 @@
 // was not the one validated) and false passes (a verdict of 0 that is not true), and prints a
 // table. Exit code 1 when any count is not 0. Not part of `pnpm test`.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,7 +92,7 @@ function swappable(name, inside) {
 
 /** In-process races are cheap and their window is microseconds: each iteration tries this many times. */
 const ATTEMPTS = 20;
-const settle = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const settle = (ms) => delay(ms);
 
 /** Calls `fn(index)` for every index below `count`, `width` at a time. */
 async function pool(count, width, fn) {

@@ -1,4 +1,4 @@
-import { existsSync, writeSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { MessagePort, Worker } from "node:worker_threads";
 import { completeMeta, describeMs } from "./config/modules.js";
@@ -154,15 +154,7 @@ class RuleThread {
       workerData: data,
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: RULE_MEMORY_MB },
-      // What a rule prints goes to standard error: standard output is the report's.
-      stdout: true,
-      stderr: true,
     });
-    for (const stream of [this.worker.stdout, this.worker.stderr]) {
-      stream.on("data", (chunk: Buffer) => {
-        writeSync(2, chunk);
-      });
-    }
     this.worker.on("message", (answer: FromThread) => {
       this.finish(answer.id, answer);
     });

@@ -1,5 +1,6 @@
 // The rule thread (isolation.ts): loads custom rule modules and runs their checks with
 // core's own runner, one request at a time as they arrive.
+import { writeSync } from "node:fs";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { importWithin, pickRule } from "./config/modules.js";
 import { isReturnlintError } from "./errors.js";
@@ -8,6 +9,18 @@ import { runRule } from "./runner.js";
 import type { AnyRule, FileCheck, FileView } from "./types.js";
 
 const { port, signal } = workerData as ThreadData;
+
+// What a rule prints goes to standard error, at once: standard output is the report's. (Piping the
+// thread's own streams to the main thread would keep the host's event loop alive.)
+const toStandardError = (chunk: unknown, ...rest: unknown[]): boolean => {
+  if (chunk instanceof Uint8Array) writeSync(2, chunk);
+  else writeSync(2, String(chunk));
+  const done = rest.find((item) => typeof item === "function") as (() => void) | undefined;
+  done?.();
+  return true;
+};
+process.stdout.write = toStandardError as typeof process.stdout.write;
+process.stderr.write = toStandardError as typeof process.stderr.write;
 const loaded = new Map<string, Promise<AnyRule>>();
 
 /** The main thread bounds how long a load may take; here it may take as long as it likes. */

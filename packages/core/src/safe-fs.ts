@@ -290,7 +290,7 @@ export function readPath(target: string, limit: number, accept: (opened: OpenedP
     const judged = openPath(target);
     if (typeof judged === "string" || !judged.stats.isFile() || !accept(judged)) return null;
     try {
-      const fd = openSync(judged.real, constants.O_RDONLY | (NOFOLLOW ?? 0) | (NONBLOCK ?? 0));
+      const fd = openSync(judged.real, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
       try {
         return sameFile(fstatSync(fd), judged.stats) ? readPrefix(fd, limit) : null;
       } finally {

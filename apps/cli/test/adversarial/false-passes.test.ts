@@ -1,9 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadReturnlintConfig, validate } from "../../src/api.js";
 import { subagentStop, finalMessage } from "../claude-payloads.js";
-import { STACK_FRAME, failures, metadata, report, ruleModule, run, scratch, v7Return, write } from "./harness.js";
+import { BIN, STACK_FRAME, failures, metadata, report, ruleModule, run, scratch, v7Return, write } from "./harness.js";
 
 // Issue 15, "Silent false passes": reproductions 7, 8 and 10. No input, config or rule may end a
 // run with exit 0 and no verdict.
@@ -68,7 +69,11 @@ describe("7. a module that never finishes loading is an error with a sentence, n
           () => "resolved",
           (error: unknown) => (error instanceof Error ? error.message : String(error)),
         ),
-        new Promise<string>((resolve) => setTimeout(() => resolve("never settled"), 5000)),
+        new Promise<string>((resolve) => {
+          setTimeout(() => {
+            resolve("never settled");
+          }, 5000);
+        }),
       ]);
       expect(outcome).toContain("did not finish loading within 300 ms");
     } finally {
@@ -148,5 +153,30 @@ describe("10. a custom rule that ends the process gives no verdict of its own", 
     const result = await validate(JSON.stringify(v7Return(["a.md"])), { config, root });
     expect(result.internalError).toBe(true);
     expect(result.results.find((entry) => entry.ruleId === "quitter")).toMatchObject({ messageId: "ruleCrashed" });
+  });
+});
+
+describe("the rule thread keeps to itself", { timeout: 60_000 }, () => {
+  it("what a custom rule prints goes to standard error: the JSON report on standard output still parses", () => {
+    const root = scratch();
+    const body = 'check() { console.log("chatty rule"); process.stdout.write("raw text\\n"); }';
+    write(root, { "rules/chatty.mjs": ruleModule("chatty", body), "a.md": "# A\n", "r.json": v7Return(["a.md"]), "returnlint.config.json": { rules: { "./rules/chatty.mjs": "error" } } });
+    const ran = run(["check", "r.json", "--format", "json"], { cwd: root });
+    expect(ran.status).toBe(0);
+    expect(report(ran).ok).toBe(true);
+    expect(ran.stderr).toBe("chatty rule\nraw text\n");
+  });
+
+  it("a program using the library with a custom rule ends on its own: the idle thread keeps nothing alive", () => {
+    const root = scratch();
+    write(root, { "rules/quiet.mjs": ruleModule("quiet", "check() {}"), "returnlint.config.json": { rules: { "./rules/quiet.mjs": "error" } } });
+    const library = path.resolve(BIN, "..", "index.js");
+    const script = `const { validate } = await import(${JSON.stringify(library)});
+const report = await validate(JSON.stringify({ status: "partial", summary: "s", artifacts: [] }), { cwd: ${JSON.stringify(root)} });
+console.log(JSON.stringify({ ok: report.ok }));`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 20_000 });
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    expect(JSON.parse(child.stdout)).toMatchObject({ ok: expect.any(Boolean) as boolean });
   });
 });

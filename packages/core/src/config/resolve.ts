@@ -186,7 +186,7 @@ function usablePart(value: Record<string, unknown>, pointer: string, bad: Readon
     const descend = descends(pointer, key) && isObject(child);
     const childPointer = descend || bad.size > 0 ? `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}` : "";
     if (bad.has(childPointer)) continue;
-    usable[key] = descend ? usablePart(child as Record<string, unknown>, childPointer, bad) : child;
+    usable[key] = descend ? usablePart(child, childPointer, bad) : child;
   }
   return usable;
 }
