@@ -19,8 +19,8 @@ const toStandardError = (chunk: unknown, ...rest: unknown[]): boolean => {
   done?.();
   return true;
 };
-process.stdout.write = toStandardError as typeof process.stdout.write;
-process.stderr.write = toStandardError as typeof process.stderr.write;
+process.stdout.write = toStandardError;
+process.stderr.write = toStandardError;
 const loaded = new Map<string, Promise<AnyRule>>();
 
 /** The main thread bounds how long a load may take; here it may take as long as it likes. */
