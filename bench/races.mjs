@@ -53,9 +53,9 @@ function cli(args, { cwd, input = "" }) {
   });
 }
 
-/** A node script as a separate process, until stopped. */
-function background(script, args) {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script, ...args], { stdio: "ignore" });
+/** Starts bench/swapper.mjs on `dir`; returns a function that stops it. */
+function swapper(dir, outside) {
+  const child = spawn(process.execPath, [path.join(REPO, "bench", "swapper.mjs"), dir, outside], { stdio: "ignore" });
   return () =>
     new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -63,21 +63,6 @@ function background(script, args) {
       child.kill("SIGKILL");
     });
 }
-
-/** Flips `dir` between the real folder it is and a symlink to `outside`, as fast as it can. */
-const SWAPPER = `
-import { renameSync, rmSync, symlinkSync } from "node:fs";
-const [dir, outside] = process.argv.slice(1);
-rmSync(dir + ".link", { force: true });
-symlinkSync(outside, dir + ".link");
-for (;;) {
-  try {
-    renameSync(dir, dir + ".real");
-    renameSync(dir + ".link", dir);
-    renameSync(dir, dir + ".link");
-    renameSync(dir + ".real", dir);
-  } catch {}
-}`;
 
 function swappable(name, inside) {
   const base = path.join(work, name);
@@ -104,49 +89,43 @@ async function pool(count, width, fn) {
   );
 }
 
+/** A race against core's file view in this process: `attempt` on a fresh view, ATTEMPTS times per iteration. */
+async function inProcess(name, inside, attempt) {
+  const { root, outside } = swappable(name, inside);
+  const stop = swapper(path.join(root, "d"), outside);
+  let leaks = 0;
+  let falsePasses = 0;
+  await settle(100);
+  for (let index = 0; index < iterations; index += 1) {
+    for (let tries = 0; tries < ATTEMPTS; tries += 1) {
+      const { leak = false, falsePass = false } = attempt(createFileView(root));
+      if (leak) leaks += 1;
+      if (falsePass) falsePasses += 1;
+    }
+    // Let the swapper run between iterations, so that they meet it in every state.
+    if (index % 50 === 0) await settle(1);
+  }
+  await stop();
+  return { leaks, falsePasses, attempts: iterations * ATTEMPTS };
+}
+
 const races = {
   /** Reproduction 9: a folder swapped for a symlink while core's file view checks a path through it. */
-  async "dir-swap (check)"() {
-    const { root, outside } = swappable("dir-swap", false);
-    const stop = background(SWAPPER, [path.join(root, "d"), outside]);
-    let falsePasses = 0;
-    await settle(100);
-    for (let index = 0; index < iterations; index += 1) {
-      for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-        const view = createFileView(root);
-        if (view.check("d/report.md").ok) falsePasses += 1;
-              }
-      // Let the swapper run between iterations, so that they meet it in every state.
-      if (index % 50 === 0) await settle(1);
-    }
-    await stop();
-    return { leaks: 0, falsePasses, attempts: iterations * ATTEMPTS };
-  },
+  "dir-swap (check)": () => inProcess("dir-swap", false, (view) => ({ falsePass: view.check("d/report.md").ok })),
 
   /** Reproduction 11: check then read through core's file view while the folder is swapped. */
-  async "read-swap (check + read)"() {
-    const { root, outside } = swappable("read-swap", true);
-    const stop = background(SWAPPER, [path.join(root, "d"), outside]);
-    let leaks = 0;
-    await settle(100);
-    for (let index = 0; index < iterations; index += 1) {
-      for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-        const view = createFileView(root);
-        view.check("d/report.md");
-        if ((view.read("d/report.md", 4096) ?? "").includes("SECRET-HEADING")) leaks += 1;
-              }
-      if (index % 50 === 0) await settle(1);
-    }
-    await stop();
-    return { leaks, falsePasses: 0, attempts: iterations * ATTEMPTS };
-  },
+  "read-swap (check + read)": () =>
+    inProcess("read-swap", true, (view) => {
+      view.check("d/report.md");
+      return { leak: (view.read("d/report.md", 4096) ?? "").includes("SECRET-HEADING") };
+    }),
 
   /** Reproduction 11 end to end: artifact-content through the CLI while the folder is swapped. */
   async "artifact-content (CLI)"() {
     const { root, outside } = swappable("content", true);
     writeFileSync(path.join(root, "r.json"), JSON.stringify({ status: "completed", summary: "Done.", artifacts: [{ type: "report", path: "d/report.md", summary: "r" }], metadata: metadata() }));
     writeFileSync(path.join(root, "returnlint.config.json"), JSON.stringify({ rules: { "artifact-content": ["error", { minBytes: 1, sections: { report: ["^never matches$"] } }] } }));
-    const stop = background(SWAPPER, [path.join(root, "d"), outside]);
+    const stop = swapper(path.join(root, "d"), outside);
     let leaks = 0;
     let falsePasses = 0;
     await pool(iterations, 4, async () => {
@@ -215,7 +194,7 @@ const races = {
     mkdirSync(path.join(root, ".returnlint"), { recursive: true });
     const verdicts = path.join(root, ".returnlint", "verdicts");
     mkdirSync(verdicts, { recursive: true });
-    const stop = background(SWAPPER, [verdicts, outside]);
+    const stop = swapper(verdicts, outside);
     const message = `Done.\n\n\`\`\`json\n${JSON.stringify({ status: "completed", summary: "Done.", artifacts: [{ type: "report", path: "missing.md", summary: "r" }], metadata: metadata() })}\n\`\`\``;
     await pool(iterations, 4, async (index) => {
       const payload = { session_id: `s${String(index)}`, cwd: root, hook_event_name: "SubagentStop", stop_hook_active: false, agent_id: `a${String(index)}`, agent_type: "researcher", last_assistant_message: message };

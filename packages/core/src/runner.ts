@@ -13,6 +13,7 @@ import type {
   Report,
   ReportDescriptor,
   Result,
+  RuleContext,
 } from "./types.js";
 
 /** A rule as the config resolved it for one command: what to run, how loud, with which options. */
@@ -60,18 +61,11 @@ export interface RuleRun {
   readonly failure?: Failure;
 }
 
-/** What every rule's context shares for one return. */
-export interface SharedContext {
-  readonly value: JsonObject;
-  readonly text: string;
-  readonly parse: ParseOutcome;
-  readonly command: string | null;
-  readonly format: FormatName;
-  readonly expected: Expected;
-  readonly agent: string;
+/** What every rule's context shares for one return; plain data, so that it crosses threads. */
+export type SharedContext = Pick<RuleContext<unknown>, "value" | "text" | "parse" | "command" | "format" | "expected" | "agent"> & {
   /** Filled into every message: {agent}, {subagent}, {command}. */
   readonly names: MessageData;
-}
+};
 
 /**
  * Runs the configured rules, in order, over one parsed return and collects

@@ -2,6 +2,7 @@ import { execFileSync, spawn, spawnSync, type StdioOptions } from "node:child_pr
 import { chmodSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
 import { BIN, STACK_FRAME, metadata } from "../helpers.js";
 
@@ -198,9 +199,10 @@ export function report(ran: Ran): { ok: boolean; errorCount: number; results: { 
 
 export const failures = (ran: Ran): string[] => report(ran).results.filter((result) => result.level === "fail").map((result) => result.messageId);
 
-/** A node script run as a separate process (a swapper racing the CLI); stop it with `stop()`. */
+/** A node script as a separate process, until `stop()`: a file with its arguments, or code (`-e`). */
 export function background(script: string, args: readonly string[] = []): { stop(): Promise<void> } {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script, ...args], { stdio: "ignore" });
+  const argv = script.endsWith(".mjs") ? [script, ...args] : ["--input-type=module", "-e", script, ...args];
+  const child = spawn(process.execPath, argv, { stdio: "ignore" });
   return {
     stop: () =>
       new Promise((resolve) => {
@@ -216,20 +218,5 @@ export function background(script: string, args: readonly string[] = []): { stop
   };
 }
 
-/**
- * Flips `dir` between the real folder it is and a symlink to `outside`, as fast as it
- * can, until killed: each state lasts a few system calls.
- */
-export const SWAPPER = `
-import { renameSync, rmSync, symlinkSync } from "node:fs";
-const [dir, outside] = process.argv.slice(1);
-rmSync(dir + ".link", { force: true });
-symlinkSync(outside, dir + ".link");
-for (;;) {
-  try {
-    renameSync(dir, dir + ".real");
-    renameSync(dir + ".link", dir);
-    renameSync(dir, dir + ".link");
-    renameSync(dir + ".real", dir);
-  } catch {}
-}`;
+/** Flips a folder between the real folder it is and a symlink to another, as fast as it can, until stopped. */
+export const SWAPPER = fileURLToPath(new URL("../../../../bench/swapper.mjs", import.meta.url));
