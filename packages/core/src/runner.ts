@@ -146,7 +146,6 @@ export function runRule(
   let open = true;
   // Kept even if the rule catches what report threw.
   let misreport: Failure | undefined;
-  let controller: AbortController | undefined;
   const emit = (level: Level) => (descriptor: ReportDescriptor) => {
     if (!open) return;
     try {
@@ -157,36 +156,53 @@ export function runRule(
       throw error;
     }
   };
-  const settled = settle(
-    () =>
-      rule.check({
-        value: shared.value,
-        text: shared.text,
-        parse: shared.parse,
-        command: shared.command,
-        format: shared.format,
-        expected: shared.expected,
-        agent: shared.agent,
-        options: configured.options,
-        files,
-        report: emit(configured.severity === "error" ? "fail" : "warn"),
-        pass: emit("pass"),
-        info: emit("info"),
-        // Made on first use: a rule that never looks at it costs no controller.
-        get signal() {
-          controller ??= new AbortController();
-          return controller.signal;
-        },
-      }),
-    timeoutMs,
-  );
+  const context = new Context(shared, configured.options, files, emit(configured.severity === "error" ? "fail" : "warn"), emit("pass"), emit("info"));
+  const settled = settle(() => rule.check(context), timeoutMs);
   const finish = (outcome: Failure | undefined): RuleRun => {
     open = false;
     const failure = misreport ?? outcome;
-    if (outcome?.kind === "timedOut") controller?.abort(new Error("the rule's time limit passed"));
+    if (outcome?.kind === "timedOut") context.abort();
     return failure === undefined ? { own } : { own, failure };
   };
   return settled instanceof Promise ? settled.then(finish) : finish(settled);
+}
+
+/** One rule's context. A class, so that the lazy `signal` costs a rule that never looks at it nothing. */
+class Context implements RuleContext<unknown> {
+  readonly value: JsonObject;
+  readonly text: string;
+  readonly parse: ParseOutcome;
+  readonly command: string | null;
+  readonly format: FormatName;
+  readonly expected: Expected;
+  readonly agent: string;
+  private controller: AbortController | undefined;
+
+  constructor(
+    shared: SharedContext,
+    readonly options: unknown,
+    readonly files: FileView,
+    readonly report: (descriptor: ReportDescriptor) => void,
+    readonly pass: (descriptor: ReportDescriptor) => void,
+    readonly info: (descriptor: ReportDescriptor) => void,
+  ) {
+    this.value = shared.value;
+    this.text = shared.text;
+    this.parse = shared.parse;
+    this.command = shared.command;
+    this.format = shared.format;
+    this.expected = shared.expected;
+    this.agent = shared.agent;
+  }
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.controller?.abort(new Error("the rule's time limit passed"));
+  }
 }
 
 /** Why a rule's check did not complete as the contract says; plain data, so that it crosses threads. */
