@@ -89,6 +89,15 @@ async function pool(count, width, fn) {
   );
 }
 
+/** `root` afresh, with task 10's metadata file, which passes (its report exists). */
+function freshTask(root) {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(path.join(root, "specs", "10_task", "reports"), { recursive: true });
+  writeFileSync(path.join(root, "specs", "10_task", "reports", "r.md"), "# Report\n");
+  const value = { status: "researched", artifacts: [{ type: "report", path: "specs/10_task/reports/r.md", summary: "r" }], metadata: metadata() };
+  writeFileSync(path.join(root, "specs", "10_task", ".return-meta.json"), JSON.stringify(value));
+}
+
 /** A race against core's file view in this process: `attempt` on a fresh view, ATTEMPTS times per iteration. */
 async function inProcess(name, inside, attempt) {
   const { root, outside } = swappable(name, inside);
@@ -144,10 +153,7 @@ const races = {
     let leaks = 0;
     let falsePasses = 0;
     for (let index = 0; index < iterations; index += 1) {
-      rmSync(root, { recursive: true, force: true });
-      mkdirSync(path.join(root, "specs", "10_task", "reports"), { recursive: true });
-      writeFileSync(path.join(root, "specs", "10_task", "reports", "r.md"), "# Report\n");
-      writeFileSync(path.join(root, "specs", "10_task", ".return-meta.json"), JSON.stringify({ status: "researched", artifacts: [{ type: "report", path: "specs/10_task/reports/r.md", summary: "r" }], metadata: metadata() }));
+      freshTask(root);
       const runs = await Promise.all([0, 1, 2].map(() => cli(["check", "--task", "10", "--consume", "--format", "json"], { cwd: root })));
       const winners = runs.filter((ran) => ran.status === 0).length;
       // More than one pass for one file, or a loser that printed a passing report.
@@ -161,14 +167,10 @@ const races = {
   async "--consume with a swap"() {
     const root = path.join(work, "consume-swap");
     const file = path.join(root, "specs", "10_task", ".return-meta.json");
-    const passing = JSON.stringify({ status: "researched", artifacts: [{ type: "report", path: "specs/10_task/reports/r.md", summary: "r" }], metadata: metadata() });
     let leaks = 0;
     let falsePasses = 0;
     for (let index = 0; index < iterations; index += 1) {
-      rmSync(root, { recursive: true, force: true });
-      mkdirSync(path.join(root, "specs", "10_task", "reports"), { recursive: true });
-      writeFileSync(path.join(root, "specs", "10_task", "reports", "r.md"), "# Report\n");
-      writeFileSync(file, passing);
+      freshTask(root);
       const consumer = cli(["check", "--task", "10", "--consume", "--format", "json"], { cwd: root });
       // The swap lands at a different moment of the check each time (spawn to exit is ~40 ms).
       await settle(index % 60);
