@@ -142,6 +142,8 @@ await Promise.all([
   build({ ...shared, entryPoints: [fileURLToPath(new URL("rule-docs.mjs", generated))], outfile: "dist/chunks/rule-docs.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [configModule("options")], outfile: "dist/chunks/config-options.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [configModule("yaml")], outfile: "dist/chunks/config-yaml.cjs", format: "cjs" }),
+  // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.
+  build({ ...shared, entryPoints: [configModule("../rule-worker")], outfile: "dist/chunks/rule-worker.cjs", format: "cjs", plugins: [lazyConfigChunks] }),
 ]);
 
 // The config schema for editors, with every built-in rule's options (`returnlint/config.schema.json`;

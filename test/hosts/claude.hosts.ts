@@ -17,6 +17,7 @@ import {
   RESEARCH_TASK,
   RESEARCHER_PROMPT,
   TASK_DIR,
+  WRITE_REPORT,
 } from "./scenarios.js";
 
 // The real Claude Code, headless, against the scripted model: what the hook does is read
@@ -84,7 +85,7 @@ describe("Claude Code 2.1.330 with returnlint hook claude", () => {
     // The block reason is the subagent's next input, word for word as the hook wrote it.
     expect(subagent[1]?.input).toContain("Stop hook feedback:");
     expect(subagent[1]?.input).toContain("returnlint: Your final message's return failed validation for /research (1 problem, attempt 1):");
-    expect(subagent[1]?.input).toContain(`1. Artifact does not exist: ${REPORT}\n   Error: Subagent claimed to create artifact but file does not exist`);
+    expect(subagent[1]?.input).toContain(`\n- /artifacts/0/path: ${WRITE_REPORT}\n`);
     expect(readFileSync(path.join(root, REPORT), "utf8")).toContain("The lemmas are in place.");
 
     const [name, verdict] = onlyVerdict(root);
@@ -137,7 +138,7 @@ describe("Claude Code 2.1.330 with returnlint hook claude", () => {
     expect(run.status, run.stderr).toBe(0);
     const main = server.of("main");
     expect(main.map((request) => request.turn)).toEqual(["agent returns", "agent writes the report it was told is missing", "agent returns"]);
-    expect(main[1]?.input).toContain(`Artifact does not exist: ${REPORT}`);
+    expect(main[1]?.input).toContain(WRITE_REPORT);
     const [name, verdict] = onlyVerdict(root);
     expect(verdict).toMatchObject({ ok: true, agentType: "lean-research-agent", agentId: null, attempts: 2, decision: "pass" });
     expect(name).toBe(`lean-research-agent--${String(verdict.sessionId)}.json`);

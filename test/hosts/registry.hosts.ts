@@ -7,7 +7,7 @@ import { binOf, cleanUp, readJson, REPO, run, tempDir, writeFiles } from "./host
 import { startModelServer, type ModelServer } from "./model-server.js";
 import { opencodeConfig, runOpencode } from "./opencode.js";
 import { npmProject } from "./registry.js";
-import { opencodeResume, PARENT_PROMPT, phantomThenFixed, REPORT, RESEARCHER_PROMPT } from "./scenarios.js";
+import { opencodeResume, PARENT_PROMPT, phantomThenFixed, REPORT, RESEARCHER_PROMPT, WRITE_REPORT } from "./scenarios.js";
 
 // What a user gets from a registry: the workspace published with changesets (global-setup.ts)
 // to a loopback Verdaccio, then installed in clean folders with only node and npm, by the
@@ -212,7 +212,7 @@ describe("the hosts, with what the registry installs", () => {
     server.play(phantomThenFixed(root));
     const ran = await runClaude(root, PARENT_PROMPT, { server, home: claudeHome, registry });
     expect(ran.status, ran.stderr).toBe(0);
-    expect(server.of("lean-research-agent")[1]?.input).toContain(`Artifact does not exist: ${REPORT}`);
+    expect(server.of("lean-research-agent")[1]?.input).toContain(WRITE_REPORT);
     expect(readdirSync(path.join(root, ".returnlint", "verdicts")).map((file) => readJson(path.join(root, ".returnlint", "verdicts", file)))).toEqual([
       expect.objectContaining({ ok: true, attempts: 2, decision: "pass" }),
     ]);

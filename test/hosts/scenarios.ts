@@ -8,6 +8,8 @@ import type { Block, Scenario, Turn } from "./model-server.js";
 export const TASK_DIR = "specs/259_prove_completeness";
 export const REPORT = `${TASK_DIR}/reports/research-001.md`;
 export const META = `${TASK_DIR}/.return-meta.json`;
+/** What the Claude hook's block reason asks of a subagent that named REPORT without writing it (`--format reask`'s line). */
+export const WRITE_REPORT = `file "${REPORT}" does not exist; write it, or fix the path.`;
 
 /** What only the research subagent's system prompt says: how the model server knows who asks. */
 export const RESEARCHER_PROMPT = "You are the research subagent of the returnlint hosts suite. Research the task you are given and write the report.";
@@ -59,7 +61,7 @@ export function phantomThenFixed(root: string, agent = "lean-research-agent"): S
     agents: { [agent]: RESEARCHER_PROMPT },
     turns: [
       { name: "parent delegates", agent: "main", when: PARENT_PROMPT, times: 1, reply: [delegate(agent, RESEARCH_TASK)] },
-      { name: "subagent writes the report it was told is missing", agent, when: `Artifact does not exist: ${REPORT}`, reply: [write(root, REPORT, "# Research\n\nThe lemmas are in place.\n")] },
+      { name: "subagent writes the report it was told is missing", agent, when: WRITE_REPORT, reply: [write(root, REPORT, "# Research\n\nThe lemmas are in place.\n")] },
       { name: "subagent returns", agent, reply: [text(consoleReturn(REPORT, agent))] },
       parentDone,
     ],
@@ -93,7 +95,7 @@ export function headlessPhantomThenFixed(root: string): Scenario {
   return {
     name: "headless run, Stop hook",
     turns: [
-      { name: "agent writes the report it was told is missing", agent: "main", when: `Artifact does not exist: ${REPORT}`, reply: [write(root, REPORT, "# Research\n\nDone.\n")] },
+      { name: "agent writes the report it was told is missing", agent: "main", when: WRITE_REPORT, reply: [write(root, REPORT, "# Research\n\nDone.\n")] },
       { name: "agent returns", agent: "main", reply: [text(consoleReturn(REPORT))] },
     ],
   };
@@ -128,7 +130,7 @@ export function metadataFileReturn(root: string): Scenario {
     turns: [
       { name: "parent delegates", agent: "main", when: PARENT_PROMPT, times: 1, reply: [delegate(agent, RESEARCH_TASK)] },
       { name: "subagent writes its metadata file", agent, when: RESEARCH_TASK, times: 1, reply: [write(root, META, metadataFile(REPORT))] },
-      { name: "subagent writes the missing report", agent, when: `Artifact does not exist: ${REPORT}`, reply: [write(root, REPORT, "# Research\n\nWritten after the hook asked.\n")] },
+      { name: "subagent writes the missing report", agent, when: WRITE_REPORT, reply: [write(root, REPORT, "# Research\n\nWritten after the hook asked.\n")] },
       { name: "subagent ends with a summary naming the task", agent, reply: [text(`Research completed for task 259. Metadata: ${META}`)] },
       parentDone,
     ],

@@ -14,6 +14,7 @@ import {
   type PrecompiledValidators,
   type SchemaValidator,
   type FileView,
+  type Identity,
   type LoadedConfig,
   type ParseOutcome,
   type Report,
@@ -60,6 +61,11 @@ export interface ValidateOptions extends ConfigOptions, Expected {
    * folder they share is looked at once; a view caches what it saw, so never keep one for later.
    */
   readonly files?: FileView;
+  /**
+   * The files the return was read from (device and inode, from `fstat`): an artifact naming
+   * one is not work (`returnFile`). Any `.return-meta.json` is refused as an artifact anyway.
+   */
+  readonly returnFiles?: readonly Identity[];
 }
 
 export interface ValidationReport extends Report {
@@ -94,6 +100,7 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
   return loadConfig({
     cwd: options.cwd ?? process.cwd(),
     builtinRules: BUILTIN_RULES,
+    moduleTimeoutMs: ruleTimeoutFromEnv(),
     ...(validators === undefined ? {} : { precompiled: validators }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     ...(options.preset === undefined ? {} : { preset: options.preset }),
@@ -116,6 +123,7 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     ...(options.preset === undefined ? {} : { preset: options.preset }),
     ...(fromFile ? { source: options.source ?? "a metadata file" } : {}),
   });
+  const files = options.files ?? createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd()), { returnFiles: options.returnFiles ?? [] });
   const report = await runRules({
     text,
     parse,
@@ -123,7 +131,7 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     format,
     expected: expectedOf(options),
     rules,
-    files: options.files ?? createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd())),
+    files,
     ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
   });
   return { ...report, preset, origin, ...(detection === undefined ? {} : { formatReason: detection.reason }) };

@@ -1,7 +1,9 @@
-import { readFileSync } from "node:fs";
-import { isObject, ReturnlintError } from "@returnlint/core";
+import { closeSync } from "node:fs";
+import { isObject, readPrefix, ReturnlintError, UnsafePathError, type SafeDir } from "@returnlint/core";
 import type { ValidationReport } from "./api.js";
-import { withLock, writeFileAtomic } from "./atomic.js";
+import { locate, replaceOrWrite, withLock } from "./atomic.js";
+import { environmentError } from "./environment.js";
+import { maxInputBytes } from "./input.js";
 
 export interface ErrorLogContext {
   readonly sessionId?: string;
@@ -12,8 +14,9 @@ export interface ErrorLogContext {
 /**
  * `--log-errors FILE`: appends one entry per failing validation to an errors.json
  * (the seeds' "Log error to errors.json"). Many validators run at once, so the
- * read-append-write holds a lock and replaces the file atomically; a file that is
- * not an errors log is never overwritten.
+ * read-append-write holds a lock beside the real file (`errors.json.lock`; a
+ * symlinked log is followed, as `-o` is) and replaces the file atomically; a file
+ * that is not an errors log is never overwritten.
  */
 export async function appendErrorLog(file: string, report: ValidationReport, context: ErrorLogContext): Promise<void> {
   const failures = report.results.filter((result) => result.level === "fail");
@@ -35,23 +38,48 @@ export async function appendErrorLog(file: string, report: ValidationReport, con
     recommendation: first.recommendation ?? null,
     failures: failures.map(({ ruleId, messageId, message, pointer }) => ({ ruleId, messageId, message, pointer: pointer ?? null })),
   };
-  await withLock(`${file}.lock`, () => {
-    const log = readLog(file);
-    log.errors.push(entry);
-    writeFileAtomic(file, `${JSON.stringify(log.document, null, 2)}\n`);
-  });
+  let target;
+  try {
+    target = locate(file);
+  } catch (error) {
+    throw environmentError(`write the error log ${file}`, error);
+  }
+  if ("descriptor" in target) throw new ReturnlintError("LOG_UNUSABLE", `The error log ${file} is a standard stream; --log-errors needs a file it can read and replace.`);
+  const { dir, name } = target;
+  try {
+    await withLock(dir, `${name}.lock`, () => {
+      // Looked at again under the lock: another writer may have replaced it since.
+      const now = { dir, name, stats: dir.lstat(name) };
+      const log = readLog(dir, name, file);
+      log.errors.push(entry);
+      try {
+        replaceOrWrite(now, `${JSON.stringify(log.document, null, 2)}\n`);
+      } catch (error) {
+        throw environmentError(`write the error log ${file}`, error);
+      }
+    });
+  } finally {
+    dir.close();
+  }
 }
 
-function readLog(file: string): { document: unknown; errors: unknown[] } {
+function readLog(dir: SafeDir, name: string, file: string): { document: unknown; errors: unknown[] } {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    const { fd, stats } = dir.openFile(name);
+    try {
+      if (stats.size > maxInputBytes()) throw new ReturnlintError("LOG_UNUSABLE", `The error log ${file} is larger than the input limit; it was left as it is. Move it aside, then run again.`);
+      text = readPrefix(fd, stats.size).toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+    if (error instanceof UnsafePathError && error.kind === "missing") {
       const errors: unknown[] = [];
       return { document: { errors }, errors };
     }
-    throw new ReturnlintError("LOG_UNUSABLE", `Cannot read the error log ${file}: ${(error as Error).message}.`);
+    if (error instanceof UnsafePathError) throw new ReturnlintError("LOG_UNUSABLE", `The error log ${file} is not a regular file; it was left as it is.`);
+    throw error instanceof ReturnlintError ? error : environmentError(`read the error log ${file}`, error);
   }
   let document: unknown;
   try {

@@ -1,3 +1,9 @@
+import { fileURLToPath } from "node:url";
+import { RULE_WORKER } from "@returnlint/core";
+
+// Custom rules run in a thread of their own: this bundle's copy of core's rule thread sits in chunks/.
+(globalThis as Record<symbol, unknown>)[RULE_WORKER] ??= fileURLToPath(new URL("./chunks/rule-worker.cjs", import.meta.url));
+
 export { validate, loadReturnlintConfig, type ConfigOptions, type ValidateOptions, type ValidationReport } from "./api.js";
 export { BUILTIN_RULES } from "./registry.js";
 export { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Located, type Problem } from "./hook/subagent.js";

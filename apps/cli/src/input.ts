@@ -1,6 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from "node:fs";
-import path from "node:path";
-import { ReturnlintError, decodeUtf8 } from "@returnlint/core";
+import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { ReturnlintError, decodeUtf8, readPrefix, type Identity } from "@returnlint/core";
+import { environmentError } from "./environment.js";
 
 /** Larger inputs are refused by default: no return a subagent writes is this big. */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
@@ -27,6 +27,8 @@ export interface ReturnInput {
   readonly text: string;
   /** What to call it in output: the file path, or "<stdin>". */
   readonly source: string;
+  /** The file it was read from (device and inode): an artifact naming it is not work. */
+  readonly identity?: Identity;
 }
 
 /**
@@ -35,10 +37,12 @@ export interface ReturnInput {
  * its thousands of small files. The file is opened non-blocking and checked with
  * fstat before any read, so a FIFO or a device named like a return cannot hang it.
  */
-export function readReturnFile(file: string): ReturnInput {
+export function readReturnFile(file: string, options: { readonly followSymlink?: boolean } = {}): ReturnInput {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    // A file found by a walk (scan) is opened as it was listed: a symlink swapped in since is refused (ELOOP).
+    const noFollow = options.followSymlink === false ? constants.O_NOFOLLOW : 0;
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
   } catch (error) {
     throw unreadable(file, error);
   }
@@ -48,12 +52,7 @@ export function readReturnFile(file: string): ReturnInput {
     if (!stats.isFile()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is not a regular file.`);
     const limit = maxInputBytes();
     if (stats.size > limit) throw tooLarge(file, limit);
-    const buffer = Buffer.allocUnsafe(stats.size);
-    let filled = 0;
-    for (let read = -1; read !== 0 && filled < buffer.length; filled += read) {
-      read = readSync(fd, buffer, filled, buffer.length - filled, filled);
-    }
-    return { text: decodeUtf8(buffer.subarray(0, filled)), source: file };
+    return { text: decodeUtf8(readPrefix(fd, stats.size)), source: file, identity: { dev: stats.dev, ino: stats.ino } };
   } catch (error) {
     throw error instanceof ReturnlintError ? error : unreadable(file, error);
   } finally {
@@ -71,52 +70,30 @@ export async function readStdin(stream: NodeJS.ReadStream = process.stdin): Prom
   const limit = maxInputBytes();
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of stream) {
-    const buffer = chunk as Buffer;
-    total += buffer.length;
-    if (total > limit) {
-      stream.destroy();
-      throw tooLarge("standard input", limit);
+  try {
+    for await (const chunk of stream) {
+      const buffer = chunk as Buffer;
+      total += buffer.length;
+      if (total > limit) {
+        stream.destroy();
+        throw tooLarge("standard input", limit);
+      }
+      chunks.push(buffer);
     }
-    chunks.push(buffer);
+  } catch (error) {
+    // EBADF (standard input opened for writing only), EIO, …: the environment, not the return.
+    throw environmentError("read standard input", error);
   }
   return { text: decodeUtf8(Buffer.concat(chunks)), source: "<stdin>" };
 }
 
-/**
- * `--task N`: the metadata file of task N, whose directory may be padded
- * (`specs/007_x`) or not (`specs/7_x`).
- */
-export function findTaskReturn(root: string, task: string): string {
-  if (!/^\d+$/.test(task)) throw new ReturnlintError("USAGE", `--task must be a task number; received "${task}".`);
-  const specs = path.join(root, "specs");
-  const number = Number(task);
-  let entries: string[];
-  try {
-    entries = readdirSync(specs);
-  } catch {
-    throw new ReturnlintError("INPUT_UNREADABLE", `No specs/ directory under ${root}: cannot find task ${task}.`);
-  }
-  const matches = entries.filter((name) => {
-    const found = /^(\d+)_/.exec(name);
-    return found !== null && Number(found[1]) === number;
-  });
-  if (matches.length === 0) {
-    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} (looked for ${String(number)}_* and zero-padded forms).`);
-  }
-  if (matches.length > 1) {
-    throw new ReturnlintError("INPUT_UNREADABLE", `Several directories for task ${task} in ${specs}: ${matches.sort().join(", ")}. Remove the stale one.`);
-  }
-  return path.join(specs, matches[0] ?? "", ".return-meta.json");
-}
-
 function unreadable(file: string, error: unknown): ReturnlintError {
   const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(code);
+  const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "ELOOP" ? "it is a symbolic link" : String(code);
   return new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: ${reason}.`);
 }
 
-function tooLarge(what: string, limit: number): ReturnlintError {
+export function tooLarge(what: string, limit: number): ReturnlintError {
   return new ReturnlintError("INPUT_TOO_LARGE", `Refusing to read ${what}: it is larger than ${describeBytes(limit)}.`, [
     `No subagent return is this big; if this one really is, set ${MAX_INPUT_VARIABLE} (bytes, or with a k, M or G suffix) to raise the limit.`,
   ]);

@@ -19,6 +19,8 @@ try {
 // cli.cjs has no import() of its own (node:vm would give it no module loader on Node 20):
 // core imports config files, rules and presets through this module's (core's config/import-file.ts).
 globalThis[Symbol.for("returnlint.importFile")] = (url) => import(url);
+// Custom rules run in a thread of their own, from the bundled copy of core's rule thread (core's isolation.ts).
+globalThis[Symbol.for("returnlint.ruleWorker")] = path.join(__dirname, "chunks", "rule-worker.cjs");
 
 if (cachedData === undefined && process.env.RETURNLINT_CODE_CACHE_OUT === undefined) {
   require(file);

@@ -1,5 +1,6 @@
 import { closest, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import type { CommandIo } from "./commands/io.js";
+import { isSystemError, systemReason } from "./environment.js";
 
 declare const RETURNLINT_VERSION: string;
 
@@ -73,7 +74,13 @@ export function describeError(error: unknown, debug: boolean): string {
     const problems = error.problems.map((problem) => `  - ${problem}\n`).join("");
     return `returnlint: ${error.message}\n${problems}`;
   }
-  const message = error instanceof Error ? error.message : String(error);
   const stack = debug && error instanceof Error && error.stack !== undefined ? `\n${error.stack}` : "";
+  if (isSystemError(error)) {
+    // Permissions, a full or read-only disk, a closed descriptor: the machine's answer, not a bug.
+    const { syscall, path } = error as NodeJS.ErrnoException;
+    const where = [syscall, path].filter((part) => part !== undefined).join(" ");
+    return `returnlint: the system refused${where === "" ? "" : ` (${where})`}: ${systemReason(error)}. This is a problem with the environment (permissions, disk space, a closed descriptor), not with the return.${stack}\n`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
   return `returnlint: internal error: ${message}. Please report it with the command you ran (RETURNLINT_DEBUG=1 shows details).${stack}\n`;
 }

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { closeSync, type Stats } from "node:fs";
 import path from "node:path";
-import { isObject, ReturnlintError } from "@returnlint/core";
-import { findTaskReturn } from "./input.js";
+import { codeOf, decodeUtf8, isObject, readPrefix, ReturnlintError, SafeDir, sameFile, uniqueSuffix, UnsafePathError, type Identity } from "@returnlint/core";
+import { environmentError, systemReason } from "./environment.js";
+import { maxInputBytes, tooLarge, type ReturnInput } from "./input.js";
 
 const MAX_TASKS = 1000;
 
@@ -26,12 +27,187 @@ export function parseTaskList(value: string): string[] {
   return [...tasks];
 }
 
+const RETURN_FILE = ".return-meta.json";
+
 /**
- * The metadata file of a task, whether or not it exists: a task directory without
- * one means the agent wrote no return, which check reports as a finding.
+ * A metadata file opened inside the project through real directories only: the root
+ * (the user's, symlinks and all), then each folder below it opened without following
+ * a symlink, and the file itself with O_NOFOLLOW. It stays open until it is consumed
+ * or closed, so that `consume` deletes the very file that was checked.
  */
-export function taskReturnFile(root: string, task: string): string {
-  return findTaskReturn(root, task);
+export class MetadataFile implements ReturnInput {
+  private constructor(
+    readonly text: string,
+    /** The absolute path, as it is shown. */
+    readonly source: string,
+    private readonly dir: SafeDir,
+    private readonly name: string,
+    private readonly fd: number,
+    private readonly stats: Stats,
+    private readonly bytes: Buffer,
+  ) {}
+
+  get identity(): Identity {
+    return { dev: this.stats.dev, ino: this.stats.ino };
+  }
+
+  /**
+   * Opens `root/<names…>`. A symlink anywhere below the root is refused with a
+   * sentence (it may lead into another project); a missing file is RETURN_NOT_FOUND.
+   */
+  static open(root: string, names: readonly string[], what: string): MetadataFile {
+    const shown = path.join(root, ...names);
+    const relative = names.join("/");
+    let opened: Inside;
+    try {
+      opened = openInside(root, names);
+    } catch (error) {
+      if (!(error instanceof UnsafePathError)) throw error instanceof ReturnlintError ? error : new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${shown}: ${systemReason(error)}.`);
+      if (error.kind === "missing") {
+        throw new ReturnlintError("RETURN_NOT_FOUND", `${what}: no return metadata file at ${relative}. The agent wrote no return, or a postflight already consumed it.`);
+      }
+      const where = names.slice(0, names.indexOf(error.at) + 1).join("/") || error.at;
+      const why = error.kind === "symlink" ? "is a symbolic link" : error.kind === "changed" ? "changed while it was opened" : "is not a regular file or folder";
+      throw new ReturnlintError(
+        "INPUT_UNREADABLE",
+        `${what}: refusing to read ${relative}: ${where} ${why}. returnlint reads a metadata file only through real folders inside the project (a link may lead into another project).`,
+      );
+    }
+    const { dir, name, fd, stats } = opened;
+    try {
+      const limit = maxInputBytes();
+      if (stats.size > limit) throw tooLarge(shown, limit);
+      const bytes = readPrefix(fd, stats.size);
+      return new MetadataFile(decodeUtf8(bytes), shown, dir, name, fd, stats, bytes);
+    } catch (error) {
+      closeSync(fd);
+      dir.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Deletes the metadata file, if it is still the very file that was read (same device
+   * and inode, same bytes). The name is first renamed aside, which exactly one of many
+   * processes can do: the others get RETURN_NOT_FOUND, as if they had started later. A
+   * file that changed is put back and kept (RETURN_CHANGED).
+   */
+  consume(): void {
+    const { name } = this;
+    const aside = `${name}.${uniqueSuffix()}.consumed`;
+    try {
+      this.dir.rename(name, aside);
+    } catch (error) {
+      if (codeOf(error) === "ENOENT") {
+        throw new ReturnlintError("RETURN_NOT_FOUND", `${this.source} was consumed by another process while this one checked it; this run deleted nothing and gives no verdict.`);
+      }
+      throw environmentError(`consume ${this.source}`, error);
+    }
+    const moved = this.dir.lstat(aside);
+    const unchanged =
+      moved !== undefined &&
+      moved.isFile() &&
+      sameFile(moved, this.stats) &&
+      moved.size === this.bytes.length &&
+      readPrefix(this.fd, this.bytes.length + 1).equals(this.bytes);
+    if (unchanged) {
+      this.dir.unlink(aside);
+      return;
+    }
+    let kept = `it is back at ${this.source}`;
+    try {
+      this.dir.link(aside, name);
+      this.dir.unlink(aside);
+    } catch {
+      kept = `a new ${name} took its place, so it was kept as ${path.join(path.dirname(this.source), aside)}`;
+    }
+    throw new ReturnlintError("RETURN_CHANGED", `${this.source} changed while it was being checked, so it was not deleted (${kept}). Check it again.`);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+    this.dir.close();
+  }
+}
+
+interface Inside {
+  readonly dir: SafeDir;
+  readonly name: string;
+  readonly fd: number;
+  readonly stats: Stats;
+}
+
+/**
+ * Opens the regular file `root/<names…>` through real folders only (UnsafePathError
+ * for a symlink or a missing name on the way). The caller closes `fd` and `dir`.
+ */
+function openInside(root: string, names: readonly string[]): Inside {
+  let dir = SafeDir.open(root);
+  try {
+    for (const name of names.slice(0, -1)) {
+      const child = dir.child(name);
+      dir.close();
+      dir = child;
+    }
+    const name = names.at(-1) ?? "";
+    const { fd, stats } = dir.openFile(name);
+    return { dir, name, fd, stats };
+  } catch (error) {
+    dir.close();
+    throw error;
+  }
+}
+
+/** `--task N`: the metadata file of task N, whose folder may be padded (`specs/007_x`) or not (`specs/7_x`). */
+export function openTaskReturn(root: string, task: string): MetadataFile {
+  if (!/^\d+$/.test(task)) throw new ReturnlintError("USAGE", `--task must be a task number; received "${task}".`);
+  return MetadataFile.open(root, ["specs", taskFolder(root, task), RETURN_FILE], `Task ${task}`);
+}
+
+/**
+ * The text of task N's metadata file, for the hook: the folder a message names
+ * (`specs/N_slug/`) when it is there, else the task's folder however it is padded.
+ */
+export function readTaskReturn(root: string, task: string, slug: string): ReturnInput {
+  let file: MetadataFile;
+  try {
+    file = MetadataFile.open(root, ["specs", `${task}_${slug}`, RETURN_FILE], `Task ${task}`);
+  } catch (error) {
+    if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
+    file = openTaskReturn(root, task);
+  }
+  file.close();
+  return { text: file.text, source: file.source };
+}
+
+/** The folder of task N below specs/, listed through a real specs/ folder. */
+export function taskFolder(root: string, task: string): string {
+  const number = Number(task);
+  const specs = path.join(root, "specs");
+  let entries: string[];
+  let dir: SafeDir | undefined;
+  try {
+    dir = SafeDir.open(root).child("specs");
+    entries = dir.list();
+  } catch (error) {
+    if (error instanceof UnsafePathError && error.kind !== "missing") {
+      throw new ReturnlintError("INPUT_UNREADABLE", `Cannot find task ${task}: ${specs} is not a real folder (${error.message}); returnlint reads tasks only through real folders inside the project.`);
+    }
+    throw new ReturnlintError("INPUT_UNREADABLE", `No specs/ directory under ${root}: cannot find task ${task}.`);
+  } finally {
+    dir?.close();
+  }
+  const matches = entries.filter((name) => {
+    const found = /^(\d+)_/.exec(name);
+    return found !== null && Number(found[1]) === number;
+  });
+  if (matches.length === 0) {
+    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} (looked for ${String(number)}_* and zero-padded forms).`);
+  }
+  if (matches.length > 1) {
+    throw new ReturnlintError("INPUT_UNREADABLE", `Several directories for task ${task} in ${specs}: ${matches.sort().join(", ")}. Remove the stale one.`);
+  }
+  return matches[0] ?? "";
 }
 
 /**
@@ -41,7 +217,13 @@ export function taskReturnFile(root: string, task: string): string {
 export function taskTypeFromState(root: string, task: string): string | undefined {
   let state: unknown;
   try {
-    state = JSON.parse(readFileSync(path.join(root, "specs", "state.json"), "utf8")) as unknown;
+    const { dir, fd, stats } = openInside(root, ["specs", "state.json"]);
+    try {
+      state = stats.size > maxInputBytes() ? undefined : (JSON.parse(readPrefix(fd, stats.size).toString("utf8")) as unknown);
+    } finally {
+      closeSync(fd);
+      dir.close();
+    }
   } catch {
     return undefined;
   }

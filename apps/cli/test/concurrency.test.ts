@@ -12,12 +12,16 @@ const WRITERS = 30;
 let work = "";
 let atomicModule = "";
 
-/** apps/cli/src/atomic.ts as one ES module a plain `node` child can import. */
+/** apps/cli/src/atomic.ts (and core's SafeDir) as one ES module a plain `node` child can import. */
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), "returnlint-atomic-"));
   atomicModule = path.join(work, "atomic.mjs");
   buildSync({
-    entryPoints: [fileURLToPath(new URL("../src/atomic.ts", import.meta.url))],
+    stdin: {
+      contents: 'export { withLock, writeOutput } from "./atomic.ts";\nexport { SafeDir } from "@returnlint/core";\n',
+      resolveDir: fileURLToPath(new URL("../src/", import.meta.url)),
+      loader: "ts",
+    },
     bundle: true,
     platform: "node",
     format: "esm",
@@ -64,13 +68,13 @@ function expectWhole(text: string): string {
   return letter;
 }
 
-describe("writeFileAtomic and withLock under many processes", { timeout: 60_000 }, () => {
+describe("writeOutput and withLock under many processes", { timeout: 60_000 }, () => {
   it(`${String(WRITERS)} processes replacing one file: every read sees one whole version, and the last is whole`, async () => {
     const file = path.join(work, "shared.txt");
     writeFileSync(file, content("a", 10));
-    const script = `import { writeFileAtomic } from ${JSON.stringify(atomicModule)};
+    const script = `import { writeOutput } from ${JSON.stringify(atomicModule)};
 const [letter, size] = process.argv.slice(1);
-for (let round = 0; round < 10; round += 1) writeFileAtomic(${JSON.stringify(file)}, \`\${letter.repeat(Number(size))}\\nend \${letter} \${size}\\n\`);`;
+for (let round = 0; round < 10; round += 1) writeOutput(${JSON.stringify(file)}, \`\${letter.repeat(Number(size))}\\nend \${letter} \${size}\\n\`);`;
     const writers = Array.from({ length: WRITERS }, (_, index) => {
       const letter = String.fromCharCode(index < 26 ? 65 + index : 97 + index - 26);
       return exited(spawn(process.execPath, ["--input-type=module", "-e", script, letter, String(50_000 + index * 20_000)], { stdio: "ignore" }));
@@ -97,10 +101,10 @@ for (let round = 0; round < 10; round += 1) writeFileAtomic(${JSON.stringify(fil
     for (const [round, delay] of [60, 120, 250, 400].entries()) {
       writeFileSync(file, content("o", 1000));
       const letter = String.fromCharCode(65 + round);
-      const script = `import { writeFileAtomic } from ${JSON.stringify(atomicModule)};
+      const script = `import { writeOutput } from ${JSON.stringify(atomicModule)};
 const big = ${JSON.stringify(letter)}.repeat(${String(size)}) + ${JSON.stringify(`\nend ${letter} ${String(size)}\n`)};
 process.stdout.write("ready\\n");
-for (;;) writeFileAtomic(${JSON.stringify(file)}, big);`;
+for (;;) writeOutput(${JSON.stringify(file)}, big);`;
       const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "ignore"] });
       await new Promise<void>((resolve) => child.stdout.once("data", () => {
         resolve();
@@ -116,12 +120,13 @@ for (;;) writeFileAtomic(${JSON.stringify(file)}, big);`;
     const file = path.join(work, "list.json");
     writeFileSync(file, "[]\n");
     const script = `import { readFileSync } from "node:fs";
-import { withLock, writeFileAtomic } from ${JSON.stringify(atomicModule)};
+import { SafeDir, withLock, writeOutput } from ${JSON.stringify(atomicModule)};
 const file = ${JSON.stringify(file)};
-await withLock(file + ".lock", async () => {
+const dir = SafeDir.open(${JSON.stringify(work)});
+await withLock(dir, "list.json.lock", async () => {
   const list = JSON.parse(readFileSync(file, "utf8"));
   await new Promise((resolve) => setTimeout(resolve, 2));
-  writeFileAtomic(file, JSON.stringify([...list, process.argv[1]]));
+  writeOutput(file, JSON.stringify([...list, process.argv[1]]));
 });`;
     const codes = await Promise.all(Array.from({ length: WRITERS }, (_, index) => exited(spawn(process.execPath, ["--input-type=module", "-e", script, String(index)], { stdio: "ignore" }))));
     expect(codes.every((code) => code === 0)).toBe(true);

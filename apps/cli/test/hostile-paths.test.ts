@@ -77,7 +77,7 @@ describe("hostile artifact paths: each has its own finding, and nothing outside 
   const cases: readonly [string, unknown, string][] = [
     ["an absolute path outside the root", "/etc/hostname", "absolutePath"],
     ["an absolute path to a file beside the root", "<outside>/secret.md", "absolutePath"],
-    ["a home-directory path", "~/.ssh/id_rsa", "absolutePath"],
+    ["a home-directory path", "~/.ssh/id_rsa", "homeRelativePath"],
     ["a .. escape", "../outside/secret.md", "escapesRoot"],
     ["a .. escape hidden after a directory", "specs/../../outside/secret.md", "escapesRoot"],
     ["a symlink to a file outside", "out.md", "symlinkEscapesRoot"],

@@ -10,6 +10,10 @@ export type ErrorCode =
   | "INPUT_TOO_LARGE"
   | "RETURN_NOT_FOUND"
   | "LOG_UNUSABLE"
+  /** The metadata file changed between its check and its deletion (--consume): it was kept. */
+  | "RETURN_CHANGED"
+  /** The machine refused: permissions, a read-only or full disk, a closed descriptor, a lock that cannot be taken. */
+  | "ENVIRONMENT"
   | "INTERNAL";
 
 export class ReturnlintError extends Error {

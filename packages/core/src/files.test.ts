@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ describe("createFileView().check", () => {
     const written = new Date("2026-01-28T10:31:12.000Z");
     writeFileSync(path.join(root, "report.md"), "# Report\n");
     utimesSync(path.join(root, "report.md"), written, written);
-    expect(createFileView(root).check("report.md")).toEqual({ ok: true, kind: "file", size: 9, mtimeMs: written.getTime(), path: "report.md" });
+    expect(createFileView(root).check("report.md")).toEqual({ ok: true, kind: "file", size: 9, mtimeMs: written.getTime(), path: "report.md", links: 1 });
   });
 });
 
@@ -49,4 +49,59 @@ describe("createFileView().check resolves a path one folder at a time", () => {
     expect(view.check("specs/1_x/reports/new.md")).toMatchObject({ ok: false, problem: "notFound" });
     expect(createFileView(project).check("specs/1_x/reports/new.md")).toMatchObject({ ok: true, size: 6 });
   });
+});
+
+describe("createFileView(): the paths an attacker writes", () => {
+  const project = path.join(root, "attack");
+  mkdirSync(path.join(project, "specs", "1_x"), { recursive: true });
+  writeFileSync(path.join(project, "real.md"), "# Real\n");
+  writeFileSync(path.join(project, "specs", "1_x", ".return-meta.json"), "{}\n");
+  symlinkSync("loop-b", path.join(project, "loop-a"));
+  symlinkSync("loop-a", path.join(project, "loop-b"));
+  symlinkSync(path.join(project, "real.md"), path.join(project, "absolute-inside.md"));
+
+  it.each([
+    ["a file named with a trailing slash", "real.md/", { ok: false, problem: "notFound" }],
+    ["a file named with a trailing /.", "real.md/.", { ok: false, problem: "notFound" }],
+    ["a folder named with a trailing slash", "specs/", { ok: false, problem: "notAFile", kind: "directory" }],
+    ["a home-directory path", "~/real.md", { ok: false, problem: "homeRelative" }],
+    ["another user's home directory", "~root", { ok: false, problem: "homeRelative" }],
+    ["a metadata file", "specs/1_x/.return-meta.json", { ok: false, problem: "returnFile" }],
+    ["a symlink loop", "loop-a", { ok: false, problem: "symlinkLoop" }],
+    ["an absolute symlink that stays inside", "absolute-inside.md", { ok: true, size: 7 }],
+    ["300 KB of ../, refused before it is taken apart", "../".repeat(100_000), { ok: false, problem: "nameTooLong" }],
+    ["../ that stays under 4096 bytes", "../".repeat(1000), { ok: false, problem: "escapesRoot" }],
+  ])("%s", (_name, given, expected) => {
+    expect(createFileView(project).check(given)).toMatchObject(expected);
+  });
+
+  it("the file a return was read from is not an artifact of it (returnFiles, by device and inode)", () => {
+    const stats = statSync(path.join(project, "real.md"));
+    expect(createFileView(project, { returnFiles: [{ dev: stats.dev, ino: stats.ino }] }).check("real.md")).toMatchObject({ ok: false, problem: "returnFile" });
+  });
+
+  it("--root / : every absolute file is below the root", () => {
+    expect(createFileView("/").check(path.relative("/", path.join(project, "real.md")))).toMatchObject({ ok: true, size: 7 });
+  });
+
+  it("counts links, and never reads a file with more than one", () => {
+    writeFileSync(path.join(project, "once.md"), "# Once\n");
+    writeFileSync(path.join(project, "twice.md"), "# Twice\n");
+    linkSync(path.join(project, "twice.md"), path.join(project, "twice-again.md"));
+    const view = createFileView(project);
+    expect(view.check("once.md")).toMatchObject({ ok: true, links: 1 });
+    expect(view.read("once.md", 100)).toBe("# Once\n");
+    expect(view.check("twice.md")).toMatchObject({ ok: true, links: 2 });
+    expect(view.read("twice.md", 100)).toBeNull();
+  });
+
+  it("reads only the file it checked: one replaced since is not read", () => {
+    writeFileSync(path.join(project, "swapped.md"), "# First\n");
+    const view = createFileView(project);
+    expect(view.check("swapped.md")).toMatchObject({ ok: true });
+    renameSync(path.join(project, "swapped.md"), path.join(project, "swapped.old"));
+    writeFileSync(path.join(project, "swapped.md"), "# Second\n");
+    expect(view.read("swapped.md", 100)).toBeNull();
+  });
+
 });

@@ -1,149 +1,163 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import path from "node:path";
+import { openPath, readPath, sameFile, type Identity } from "./safe-fs.js";
 import type { FileCheck, FileProblem, FileView } from "./types.js";
 
 const WINDOWS_ABSOLUTE = /^(?:[a-zA-Z]:[\\/]|\\\\)/;
 const HOME_RELATIVE = /^~[^/]*(?:\/|$)/;
 const PATH_MAX = 4096;
 const NAME_MAX = 255;
+/** The name of the seeds' return metadata file: a return, never the work it reports. */
+const RETURN_FILE = ".return-meta.json";
+const SEPARATOR = process.platform === "win32" ? /[\\/]/ : /\//;
+
+export interface FileViewOptions {
+  /** Files that hold the return being checked: an artifact naming one is a `returnFile` problem. */
+  readonly returnFiles?: readonly Identity[];
+}
 
 /**
  * The only way rules reach the disk. Core alone decides what a path may reach:
  * relative paths inside the root, no `..` escape, no symlink leading out, and
- * nothing but regular files is ever opened (FIFOs, sockets, devices and
- * directories are classified with stat, which does not block).
+ * nothing but regular files is ever opened for reading (FIFOs, sockets, devices and
+ * directories are only classified).
  *
- * Paths are resolved one component at a time from the root's real path, with
- * lstat: a folder that several artifacts share is looked at once, a symlink is
- * resolved where it is met, and the last lstat already gives the file's kind and
- * size. That is a third of the system calls of realpath + stat per artifact.
+ * A path is judged by what the kernel opens for it, not by a walk that could be raced
+ * (safe-fs.ts, `openPath`): a handle that reads nothing (O_PATH: it never blocks on a
+ * FIFO, never wakes a device driver), `fstat` for what it is, and the kernel's word
+ * (`/proc/self/fd/N`) for where it really is. A folder swapped for a symlink while a
+ * check runs changes where the handle is, and that is what is judged: only where the
+ * path ends up counts (a link may leave the root and a later one come back). `read`
+ * reopens the file it checked and reads it only if it is the very file (device and
+ * inode) that `check` saw, with one link, still inside the root.
+ *
  * Synchronous on purpose: each call is a few microseconds, less than a round trip
  * through libuv's thread pool, and it keeps node:fs/promises out of the start-up.
  *
- * One view is one moment: share it between the returns of one batch (a scan),
- * never between runs that are minutes apart.
+ * One view is one moment: share it between the returns of one batch (a scan), never
+ * between runs that are minutes apart. It holds nothing open.
  */
-export function createFileView(root: string): FileView {
+export function createFileView(root: string, options: FileViewOptions = {}): FileView {
   const absoluteRoot = path.resolve(root);
-  let realRoot: string | undefined;
-  /** What lstat (or, for a symlink, realpath and stat) found at a real path. */
-  const entryAt = memo(look);
+  const returnFiles = options.returnFiles ?? [];
+  let realRoot: { readonly real: string } | { readonly problem: FileProblem } | undefined;
+  const checks = memo(classify);
 
-  function classify(given: string): FileCheck {
-    const problem = (kind: FileProblem, extra?: string): FileCheck =>
-      extra === undefined ? { ok: false, problem: kind, path: given } : { ok: false, problem: kind, path: given, kind: extra };
+  /** The root's real path (symlinks in it are the user's), once per view. */
+  function theRoot(): { readonly real: string } | { readonly problem: FileProblem } {
+    if (realRoot === undefined) {
+      const opened = openPath(absoluteRoot);
+      realRoot = typeof opened === "string" ? { problem: problemOf(opened) } : { real: opened.real };
+    }
+    return realRoot;
+  }
 
+  /** Whether a real path is the root or below it; every path is below the file system's root (`--root /`). */
+  function inside(real: string): boolean {
+    const base = theRoot();
+    if ("problem" in base) return false;
+    if (base.real === path.parse(base.real).root) return path.isAbsolute(real);
+    return real === base.real || real.startsWith(base.real + path.sep);
+  }
+
+  function classify(given: string): Classified {
+    const problem = (kind: FileProblem, extra?: string): Classified => ({
+      check: extra === undefined ? { ok: false, problem: kind, path: given } : { ok: false, problem: kind, path: given, kind: extra },
+    });
     if (given === "") return problem("emptyPath");
     if (given.includes("\0")) return problem("nulByte");
     // `~/x` is a home-directory path: the shell expands it, the file system does not.
-    if (path.isAbsolute(given) || WINDOWS_ABSOLUTE.test(given) || HOME_RELATIVE.test(given)) return problem("absolute");
-    const normalized = path.normalize(given);
-    if (normalized === ".." || normalized.startsWith(`..${path.sep}`)) return problem("escapesRoot");
-    // What Linux and macOS refuse anyway; said the same way everywhere, and before any system call.
-    if (tooLong(normalized)) return problem("nameTooLong");
+    if (HOME_RELATIVE.test(given)) return problem("homeRelative");
+    if (path.isAbsolute(given) || WINDOWS_ABSOLUTE.test(given)) return problem("absolute");
+    // What Linux and macOS refuse anyway, said the same way everywhere, before any system call and
+    // before the path is taken apart: the work below is linear in the length, but needs no doing.
+    if (given.length >= PATH_MAX && Buffer.byteLength(given) >= PATH_MAX) return problem("nameTooLong");
+    const lexical = segmentsOf(given);
+    if (lexical === "escapes") return problem("escapesRoot");
+    if (lexical.names.some((name) => name.length > NAME_MAX / 4 && Buffer.byteLength(name) > NAME_MAX)) return problem("nameTooLong");
 
-    realRoot ??= realpathOr(absoluteRoot);
-    let entry: Entry = { real: realRoot, kind: "directory", size: 0, mtimeMs: 0 };
-    for (const name of normalized.split(path.sep)) {
-      if (name === "" || name === ".") continue;
-      // A file in the middle of a path is ENOTDIR to the kernel: not found, as realpath says.
-      if (entry.kind !== "directory") return problem(entry.problem ?? "notFound");
-      entry = entryAt(path.join(entry.real, name));
-    }
-    if (entry.kind === "missing") return problem(entry.problem ?? "notFound");
-    // Only where the path ends up counts: a link may leave the root and a later one come back.
-    if (entry.real !== realRoot && !entry.real.startsWith(realRoot + path.sep)) return problem("symlinkEscapesRoot");
-    if (entry.kind === "file") return { ok: true, kind: "file", size: entry.size, mtimeMs: entry.mtimeMs, path: given };
-    return problem("notAFile", entry.kind);
+    const base = theRoot();
+    if ("problem" in base) return problem(base.problem);
+    // `real.md/` names a directory: the kernel says ENOTDIR for a file.
+    const target = path.join(base.real, ...lexical.names) + (lexical.directory ? "/" : "");
+    const opened = openPath(target);
+    if (typeof opened === "string") return problem(problemOf(opened));
+    if (!inside(opened.real)) return problem("symlinkEscapesRoot");
+    const { stats } = opened;
+    if (!stats.isFile()) return problem("notAFile", kindOf(stats));
+    if (path.basename(opened.real) === RETURN_FILE || returnFiles.some((identity) => sameFile(identity, stats))) return problem("returnFile");
+    const check: FileCheck = { ok: true, kind: "file", size: stats.size, mtimeMs: stats.mtimeMs, path: given, links: stats.nlink };
+    return { check, target, identity: { dev: stats.dev, ino: stats.ino } };
   }
 
-  const view: FileView = {
+  return {
     root: absoluteRoot,
-    check: memo(classify),
+    check: (given) => checks(given).check,
     read(given, maxBytes) {
-      const checked = view.check(given);
-      if (!checked.ok) return null;
-      let fd: number;
-      try {
-        // O_NONBLOCK: should the file have been swapped for a FIFO since the check, open must not wait.
-        fd = openSync(path.join(absoluteRoot, given), constants.O_RDONLY | constants.O_NONBLOCK);
-      } catch {
-        return null;
-      }
-      try {
-        if (!fstatSync(fd).isFile()) return null;
-        const buffer = Buffer.alloc(Math.min(maxBytes, checked.size));
-        const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
-        return buffer.subarray(0, bytesRead).toString("utf8");
-      } catch {
-        return null;
-      } finally {
-        closeSync(fd);
-      }
+      const { check, target, identity } = checks(given);
+      if (!check.ok || target === undefined || identity === undefined) return null;
+      // Not another file under the checked name, nor a hard link that may be a file outside the root, nor one moved out.
+      const accept = (opened: { real: string; stats: Stats }) => sameFile(opened.stats, identity) && opened.stats.nlink === 1 && inside(opened.real);
+      return readPath(target, Math.min(maxBytes, check.size), accept)?.toString("utf8") ?? null;
     },
   };
-  return view;
+}
+
+interface Classified {
+  readonly check: FileCheck;
+  /** The path that was opened, and the file found there: `read` must find that very file again. */
+  readonly target?: string;
+  readonly identity?: Identity;
+}
+
+/**
+ * The names of a relative path with `.` and `..` taken out as the text says (not as
+ * symlinks would), in one pass; "escapes" when a `..` climbs above the start.
+ */
+function segmentsOf(given: string): { readonly names: string[]; readonly directory: boolean } | "escapes" {
+  const names: string[] = [];
+  const parts = given.split(SEPARATOR);
+  for (const name of parts) {
+    if (name === "" || name === ".") continue;
+    if (name !== "..") names.push(name);
+    else if (names.pop() === undefined) return "escapes";
+  }
+  // `real.md/` names a directory: the kernel says ENOTDIR for a file.
+  const last = parts.at(-1);
+  return { names, directory: parts.length > 1 && (last === "" || last === ".") };
 }
 
 const MAX_ENTRIES = 4096;
 
 /**
- * `compute`, remembered by its argument. Bounded: a view shared by a whole scan
- * meets every artifact and folder once, and its memory must stay flat.
+ * A map that forgets everything once it is full. Bounded: a view shared by a whole
+ * scan meets every artifact and folder once, and its memory must stay flat.
  */
-function memo<T>(compute: (key: string) => T): (key: string) => T {
+function boundedMap<T>(): { get(key: string): T | undefined; set(key: string, value: T): void } {
   const seen = new Map<string, T>();
+  return {
+    get: (key) => seen.get(key),
+    set(key, value) {
+      if (seen.size >= MAX_ENTRIES) seen.clear();
+      seen.set(key, value);
+    },
+  };
+}
+
+/** `compute`, remembered by its argument. */
+function memo<T>(compute: (key: string) => T): (key: string) => T {
+  const seen = boundedMap<T>();
   return (key) => {
     let value = seen.get(key);
     if (value === undefined) {
       value = compute(key);
-      if (seen.size >= MAX_ENTRIES) seen.clear();
       seen.set(key, value);
     }
     return value;
   };
 }
 
-interface Entry {
-  /** The real path: symlinks resolved. */
-  readonly real: string;
-  readonly kind: "file" | Kind | "missing";
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly problem?: FileProblem;
-}
-
-/** What is at `candidate`, whose parent is a real path; a symlink is followed to where it leads. */
-function look(candidate: string): Entry {
-  try {
-    let stats = lstatSync(candidate);
-    let real = candidate;
-    if (stats.isSymbolicLink()) {
-      real = realpathSync.native(candidate);
-      stats = statSync(real);
-    }
-    return { real, kind: stats.isFile() ? "file" : kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
-  } catch (error) {
-    return { real: candidate, kind: "missing", size: 0, mtimeMs: 0, problem: problemOf(error) };
-  }
-}
-
-function realpathOr(fallback: string): string {
-  try {
-    return realpathSync.native(fallback);
-  } catch {
-    return fallback;
-  }
-}
-
-function tooLong(normalized: string): boolean {
-  // Only a long path can break a limit: skip the byte counting for the usual short one.
-  if (normalized.length < NAME_MAX / 4) return false;
-  return Buffer.byteLength(normalized) >= PATH_MAX || normalized.split(path.sep).some((segment) => Buffer.byteLength(segment) > NAME_MAX);
-}
-
-function problemOf(error: unknown): FileProblem {
-  const code = (error as NodeJS.ErrnoException).code;
+function problemOf(code: string): FileProblem {
   if (code === "ENOENT" || code === "ENOTDIR") return "notFound";
   if (code === "ELOOP") return "symlinkLoop";
   if (code === "ENAMETOOLONG") return "nameTooLong";

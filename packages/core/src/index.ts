@@ -1,8 +1,8 @@
 export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
 export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
-export { fillTemplate, placeholders } from "./messages.js";
-export { escapeToken, isObject, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
+export { fillTemplate, MAX_QUOTED_CHARS, placeholders, quoted } from "./messages.js";
+export { escapeToken, isObject, jsonText, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
 export { decodeUtf8, findDuplicateKeys, lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
@@ -18,10 +18,13 @@ export {
   isSuccessLike,
   successStatuses,
 } from "./vocabulary.js";
-export { createFileView } from "./files.js";
+export { createFileView, type FileViewOptions } from "./files.js";
 export { GitObjectCache, GitTree, createGitFileView, lexicalProblem, type GitFileView, type GitFileViewOptions, type GitObjectFacts, type GitTreeEntry } from "./git-files.js";
 export { gitEnvironment, openGitObjects, type GitObjectContent, type GitObjectInfo, type GitObjectReader, type GitObjectsOptions } from "./git-objects.js";
+export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, type Identity, type UnsafeKind } from "./safe-fs.js";
+export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
+export { DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export {
   BUILTIN_PRESETS,

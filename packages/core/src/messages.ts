@@ -34,3 +34,21 @@ export function fillTemplate(template: string, data: MessageData): string {
 export function placeholders(template: string): string[] {
   return Array.from(template.matchAll(PLACEHOLDER), (match) => match[1] ?? "");
 }
+
+/**
+ * The most characters of one value a message quotes. Messages quote what the return
+ * says (a status, a path, an agent name); a return of megabytes must not become
+ * megabytes of output, or of feedback sent back to the subagent.
+ */
+export const MAX_QUOTED_CHARS = 200;
+
+/** `text`, or its first `max` characters and how long it was. Never cuts a surrogate pair in half. */
+export function quoted(text: string, max = MAX_QUOTED_CHARS): string {
+  if (text.length <= max) return text;
+  const cut = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, cut)}… (${String(text.length)} characters)`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}

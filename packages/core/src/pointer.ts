@@ -80,6 +80,19 @@ export function preview(value: unknown, max = 60): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/**
+ * JSON.stringify's text for any value the JSON parser can produce, however deep: a
+ * value nested past the stack's depth is written without recursion.
+ */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return boundedJson(value, Infinity);
+  }
+}
+
 interface Container {
   readonly close: "]" | "}";
   readonly items: readonly unknown[] | Readonly<Record<string, unknown>>;

@@ -146,3 +146,50 @@ describe("runRules: a rule that breaks the contract", () => {
     expect((await run([slow], 2 ** 40)).internalError).toBe(false);
   });
 });
+
+describe("runRules: what a hostile return or rule cannot do to the report", () => {
+  it("a rule reporting 200,000 results: every one is counted (no spread that overflows the stack)", async () => {
+    const many = rule("many", (context) => {
+      for (let index = 0; index < 200_000; index += 1) context.report({ messageId: "found", data: { what: String(index) } });
+    });
+    const report = await run([many]);
+    expect(report.errorCount).toBe(200_000);
+    expect(report.results).toHaveLength(200_000);
+  });
+
+  it("what a message quotes is bounded: a megabyte of data becomes 200 characters and a length", async () => {
+    const quoting = rule("quoting", (context) => {
+      context.report({ messageId: "found", data: { what: "q".repeat(1024 * 1024) } });
+    });
+    const [result] = (await run([quoting])).results;
+    expect(result?.message).toBe(`${"q".repeat(200)}… (1048576 characters) found`);
+  });
+
+  it("a cut never splits a surrogate pair", async () => {
+    const emoji = rule("emoji", (context) => {
+      context.report({ messageId: "found", data: { what: `${"a".repeat(199)}😀${"b".repeat(300)}` } });
+    });
+    const [result] = (await run([emoji])).results;
+    expect(result?.message.startsWith(`${"a".repeat(199)}… (`)).toBe(true);
+  });
+
+  it("the return's status and agent name are bounded in the report too", async () => {
+    const text = JSON.stringify({ status: "s".repeat(10_000), metadata: { agent_type: "a".repeat(10_000) } });
+    const report = await runRules({ text, parse: parseReturn(text), command: null, format: "v7", expected: {}, rules: [healthy], files: createFileView(tmpdir()) });
+    expect(report.status).toBe(`${"s".repeat(200)}… (10000 characters)`);
+    expect(report.agent).toBe(`${"a".repeat(200)}… (10000 characters)`);
+  });
+
+  it("a rule's time passing aborts context.signal, so its own waiting can stop", async () => {
+    let aborted = false;
+    const patient = rule("patient", (context) => {
+      context.signal.addEventListener("abort", () => {
+        aborted = true;
+      });
+      return new Promise(() => undefined);
+    });
+    const report = await run([patient], 50);
+    expect(report.results.map((result) => result.messageId)).toEqual(["ruleTimedOut"]);
+    expect(aborted).toBe(true);
+  });
+});

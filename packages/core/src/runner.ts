@@ -1,4 +1,5 @@
-import { fillTemplate } from "./messages.js";
+import { fillTemplate, MAX_QUOTED_CHARS, quoted } from "./messages.js";
+import { isolatedModule, runIsolated } from "./isolation.js";
 import { isObject, jsonType, preview } from "./pointer.js";
 import type {
   AnyRule,
@@ -12,6 +13,7 @@ import type {
   Report,
   ReportDescriptor,
   Result,
+  RuleContext,
 } from "./types.js";
 
 /** A rule as the config resolved it for one command: what to run, how loud, with which options. */
@@ -48,16 +50,31 @@ export function agentName(expected: Expected, value: unknown): string {
   if (isObject(value)) {
     const metadata = value.metadata;
     const claimed = isObject(metadata) ? metadata.agent_type : value.agent_type;
-    if (typeof claimed === "string" && claimed !== "") return claimed;
+    if (typeof claimed === "string" && claimed !== "") return quoted(claimed);
   }
   return UNKNOWN_AGENT;
 }
+
+/** What one rule's check produced: its results, or why its verdict is missing. */
+export interface RuleRun {
+  readonly own: readonly Result[];
+  readonly failure?: Failure;
+}
+
+/** What every rule's context shares for one return; plain data, so that it crosses threads. */
+export type SharedContext = Pick<RuleContext<unknown>, "value" | "text" | "parse" | "command" | "format" | "expected" | "agent"> & {
+  /** Filled into every message: {agent}, {subagent}, {command}. */
+  readonly names: MessageData;
+};
 
 /**
  * Runs the configured rules, in order, over one parsed return and collects
  * every result. A rule that throws, reports something it did not declare,
  * returns a value instead of reporting, or does not settle within the time
  * limit becomes an internal-error result naming it; the others still run.
+ * A rule loaded from a file or a package (not one of the host's built-in rules)
+ * runs in returnlint's rule thread (isolation.ts), where a loop that never
+ * returns is stopped at the time limit.
  */
 export async function runRules(input: RunInput): Promise<Report> {
   const parsedValue = input.parse.ok ? input.parse.value : undefined;
@@ -65,66 +82,46 @@ export async function runRules(input: RunInput): Promise<Report> {
   const agent = agentName(input.expected, parsedValue);
   // Templates say "Fix {subagent} to …": "Fix researcher subagent to …", or "Fix the subagent to …".
   const subagent = agent === UNKNOWN_AGENT ? agent : `${agent} subagent`;
-  const context = { agent, subagent, command: input.command ?? "" };
+  const shared: SharedContext = {
+    value,
+    text: input.text,
+    parse: input.parse,
+    command: input.command,
+    format: input.format,
+    expected: input.expected,
+    agent,
+    names: { agent, subagent, command: input.command ?? "" },
+  };
   const timeoutMs = timeLimit(input.ruleTimeoutMs);
   const results: Result[] = [];
   let internalError = false;
 
   for (const configured of input.rules) {
-    const { rule } = configured;
-    if ((rule.meta.input ?? "object") === "object" && !isObject(parsedValue)) continue;
-    const own: Result[] = [];
-    // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
-    let open = true;
-    // Kept even if the rule catches what report threw.
-    let misreport: Failure | undefined;
-    const emit = (level: Level) => (descriptor: ReportDescriptor) => {
-      if (!open) return;
-      try {
-        const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
-        own.push(toResult(rule, effective, descriptor, context));
-      } catch (error) {
-        misreport ??= { kind: "threw", error };
-        throw error;
-      }
-    };
-    const settled = settle(
-      () =>
-        rule.check({
-          value,
-          text: input.text,
-          parse: input.parse,
-          command: input.command,
-          format: input.format,
-          expected: input.expected,
-          agent,
-          options: configured.options,
-          files: input.files,
-          report: emit(configured.severity === "error" ? "fail" : "warn"),
-          pass: emit("pass"),
-          info: emit("info"),
-        }),
-      timeoutMs,
-    );
+    if ((configured.rule.meta.input ?? "object") === "object" && !isObject(parsedValue)) continue;
+    const isolated = isolatedModule(configured.rule);
+    const running = isolated === undefined ? runRule(configured, shared, input.files, timeoutMs) : runIsolated(isolated, configured, shared, input.files, timeoutMs);
     // Only an asynchronous check costs a turn of the event loop.
-    const outcome = settled instanceof Promise ? await settled : settled;
-    open = false;
-    results.push(...own);
-    const failure = misreport ?? outcome;
+    const { own, failure } = running instanceof Promise ? await running : running;
+    // One at a time: a spread of a hundred thousand results would overflow the stack.
+    for (const result of own) results.push(result);
     if (failure !== undefined) {
       internalError = true;
       results.push(internalFailure(configured, failure, timeoutMs));
     }
   }
 
-  const errorCount = results.filter((result) => result.level === "fail").length;
-  const warningCount = results.filter((result) => result.level === "warn").length;
+  let errorCount = 0;
+  let warningCount = 0;
+  for (const result of results) {
+    if (result.level === "fail") errorCount += 1;
+    else if (result.level === "warn") warningCount += 1;
+  }
   const status = value.status;
   return {
     ok: errorCount === 0,
     command: input.command,
     format: input.format,
-    status: typeof status === "string" ? status : null,
+    status: typeof status === "string" ? quoted(status) : null,
     agent,
     errorCount,
     warningCount,
@@ -133,10 +130,85 @@ export async function runRules(input: RunInput): Promise<Report> {
   };
 }
 
-/** Why a rule's check did not complete as the contract says. */
-type Failure =
-  | { readonly kind: "threw"; readonly error: unknown }
-  | { readonly kind: "returned"; readonly value: unknown }
+/**
+ * Runs one rule's check in this thread. `timeoutMs` bounds the wait for an asynchronous
+ * check (undefined: no bound, for the rule thread, which its host stops from outside).
+ */
+export function runRule(
+  configured: Pick<ConfiguredRule, "rule" | "severity" | "options">,
+  shared: SharedContext,
+  files: FileView,
+  timeoutMs: number | undefined,
+): RuleRun | Promise<RuleRun> {
+  const { rule } = configured;
+  const own: Result[] = [];
+  // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
+  let open = true;
+  // Kept even if the rule catches what report threw.
+  let misreport: Failure | undefined;
+  const emit = (level: Level) => (descriptor: ReportDescriptor) => {
+    if (!open) return;
+    try {
+      const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
+      own.push(toResult(rule, effective, descriptor, shared.names));
+    } catch (error) {
+      misreport ??= { kind: "threw", reason: describeError(error) };
+      throw error;
+    }
+  };
+  const context = new Context(shared, configured.options, files, emit(configured.severity === "error" ? "fail" : "warn"), emit("pass"), emit("info"));
+  const settled = settle(() => rule.check(context), timeoutMs);
+  const finish = (outcome: Failure | undefined): RuleRun => {
+    open = false;
+    const failure = misreport ?? outcome;
+    if (outcome?.kind === "timedOut") context.abort();
+    return failure === undefined ? { own } : { own, failure };
+  };
+  return settled instanceof Promise ? settled.then(finish) : finish(settled);
+}
+
+/** One rule's context. A class, so that the lazy `signal` costs a rule that never looks at it nothing. */
+class Context implements RuleContext<unknown> {
+  readonly value: JsonObject;
+  readonly text: string;
+  readonly parse: ParseOutcome;
+  readonly command: string | null;
+  readonly format: FormatName;
+  readonly expected: Expected;
+  readonly agent: string;
+  private controller: AbortController | undefined;
+
+  constructor(
+    shared: SharedContext,
+    readonly options: unknown,
+    readonly files: FileView,
+    readonly report: (descriptor: ReportDescriptor) => void,
+    readonly pass: (descriptor: ReportDescriptor) => void,
+    readonly info: (descriptor: ReportDescriptor) => void,
+  ) {
+    this.value = shared.value;
+    this.text = shared.text;
+    this.parse = shared.parse;
+    this.command = shared.command;
+    this.format = shared.format;
+    this.expected = shared.expected;
+    this.agent = shared.agent;
+  }
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.controller?.abort(new Error("the rule's time limit passed"));
+  }
+}
+
+/** Why a rule's check did not complete as the contract says; plain data, so that it crosses threads. */
+export type Failure =
+  | { readonly kind: "threw"; readonly reason: string }
+  | { readonly kind: "returned"; readonly reason: string }
   | { readonly kind: "timedOut" };
 
 /**
@@ -145,30 +217,31 @@ type Failure =
  * timer that did not fire is cleared, so it keeps neither the process alive nor
  * the run waiting.
  */
-function settle(check: () => unknown, timeoutMs: number): Failure | undefined | Promise<Failure | undefined> {
+function settle(check: () => unknown, timeoutMs: number | undefined): Failure | undefined | Promise<Failure | undefined> {
   let returned: unknown;
   let thenable: boolean;
   try {
     returned = check();
     thenable = isThenable(returned);
   } catch (error) {
-    return { kind: "threw", error };
+    return { kind: "threw", reason: describeError(error) };
   }
-  if (!thenable) return returned === undefined ? undefined : { kind: "returned", value: returned };
+  if (!thenable) return returned === undefined ? undefined : returnedFailure(returned);
   return settleAsync(returned, timeoutMs);
 }
 
-async function settleAsync(returned: unknown, timeoutMs: number): Promise<Failure | undefined> {
+async function settleAsync(returned: unknown, timeoutMs: number | undefined): Promise<Failure | undefined> {
+  const completed = Promise.resolve(returned).then(
+    (value): Failure | undefined => (value === undefined ? undefined : returnedFailure(value)),
+    (error: unknown): Failure => ({ kind: "threw", reason: describeError(error) }),
+  );
+  if (timeoutMs === undefined) return completed;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Failure>((resolve) => {
     timer = setTimeout(() => {
       resolve({ kind: "timedOut" });
     }, timeoutMs);
   });
-  const completed = Promise.resolve(returned).then(
-    (value): Failure | undefined => (value === undefined ? undefined : { kind: "returned", value }),
-    (error: unknown): Failure => ({ kind: "threw", error }),
-  );
   try {
     return await Promise.race([completed, timedOut]);
   } finally {
@@ -176,10 +249,14 @@ async function settleAsync(returned: unknown, timeoutMs: number): Promise<Failur
   }
 }
 
+function returnedFailure(value: unknown): Failure {
+  return { kind: "returned", reason: `check returned ${describeValue(value)} instead of reporting through context.report; nothing it found was recorded` };
+}
+
 /** Node fires a longer timer at once (after a warning): the largest delay it keeps is 2^31 - 1 ms. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
-function timeLimit(ms: number | undefined): number {
+export function timeLimit(ms: number | undefined): number {
   if (ms === undefined || !(ms > 0)) return DEFAULT_RULE_TIMEOUT_MS;
   return Math.min(Math.ceil(ms), LONGEST_TIMER_MS);
 }
@@ -201,22 +278,21 @@ function internalFailure(configured: ConfiguredRule, failure: Failure, timeoutMs
       recommendation: `Report this to the maintainers of ${source}; ${verdict}. If the rule is only slow, raise the rule time limit`,
     };
   }
-  const reason =
-    failure.kind === "returned"
-      ? `check returned ${describeValue(failure.value)} instead of reporting through context.report; nothing it found was recorded`
-      : describeError(failure.error);
   return {
     ruleId: rule.id,
     level: "fail",
     messageId: "ruleCrashed",
     message: `Rule ${rule.id} crashed (from ${source})`,
-    detail: `Error: ${reason}`,
+    detail: `Error: ${quoted(failure.reason, MAX_REASON_CHARS)}`,
     recommendation: `Report this to the maintainers of ${source}; ${verdict}`,
   };
 }
 
+/** A crash's reason is the rule's own text: shown, but bounded like anything else quoted. */
+const MAX_REASON_CHARS = 1000;
+
 // What a rule threw or returned is arbitrary code's value: describing it must not throw in turn.
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
   try {
     const type = jsonType(value);
     const article = type === "object" || type === "array" ? (type === "array" ? "an array" : "an object") : type;
@@ -226,7 +302,7 @@ function describeValue(value: unknown): string {
   }
 }
 
-function describeError(error: unknown): string {
+export function describeError(error: unknown): string {
   try {
     return error instanceof Error ? error.message : typeof error === "string" ? error : preview(error, 80);
   } catch {
@@ -253,7 +329,7 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
   if (descriptor.pointer !== undefined && typeof descriptor.pointer !== "string") {
     throw new Error(`reported "${descriptor.messageId}" with pointer ${preview(descriptor.pointer, 40)} instead of a JSON Pointer string`);
   }
-  const data = descriptor.data === undefined ? context : { ...context, ...descriptor.data };
+  const data = descriptor.data === undefined ? context : { ...context, ...boundedData(descriptor.data) };
   const result: Writable<Result> = { ruleId: rule.id, level, messageId: descriptor.messageId, message: fillTemplate(spec.text, data) };
   if (spec.detail !== undefined) result.detail = fillTemplate(spec.detail, data);
   if (spec.recommendation !== undefined) result.recommendation = fillTemplate(spec.recommendation, data);
@@ -263,3 +339,16 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The data a rule passes, with every long string cut (the return's own text is quoted there). */
+function boundedData(data: MessageData): MessageData {
+  let copy: Record<string, string | number> | undefined;
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    if (typeof value === "string" && value.length > MAX_QUOTED_CHARS) {
+      copy ??= { ...data };
+      copy[key] = quoted(value);
+    }
+  }
+  return copy ?? data;
+}

@@ -16,13 +16,16 @@ export function editDistance(a: string, b: string): number {
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
+  const bound = Math.max(2, Math.floor(word.length / 3));
   const lower = word.toLowerCase();
   for (const candidate of candidates) {
+    // The distance is at least the difference in length: a megabyte "status" costs no megabyte-long comparison.
+    if (Math.abs(word.length - candidate.length) > bound) continue;
     const distance = editDistance(lower, candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  return best !== undefined && bestDistance <= bound ? best : undefined;
 }

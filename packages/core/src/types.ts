@@ -91,6 +91,12 @@ export type FileCheck =
       /** Last modification time, milliseconds since the epoch (evidence of when it was written). */
       readonly mtimeMs: number;
       readonly path: string;
+      /**
+       * How many names the file has (st_nlink). More than one means it may also be a file
+       * outside the root: core's view never reads such a file (SECURITY.md, "Hard links").
+       * Optional for other views.
+       */
+      readonly links?: number;
     }
   | { readonly ok: false; readonly problem: FileProblem; readonly path: string; readonly kind?: string };
 
@@ -98,20 +104,25 @@ export type FileProblem =
   | "emptyPath"
   | "nulByte"
   | "absolute"
+  | "homeRelative"
   | "escapesRoot"
   | "symlinkEscapesRoot"
   | "symlinkLoop"
   | "notFound"
   | "notAFile"
   | "nameTooLong"
-  | "unreadable";
+  | "unreadable"
+  | "returnFile";
 
 export interface FileView {
   /** The project root, absolute. */
   readonly root: string;
   /** Classifies a path without opening it. Results are cached for the run. Synchronous (awaiting it works too). */
   check(path: string): FileCheck;
-  /** Reads at most `maxBytes` of a regular file inside the root, or returns null. Synchronous. */
+  /**
+   * Reads at most `maxBytes` of a regular file inside the root, or returns null. Synchronous.
+   * core's view reads only the very file `check` classified, and never a file with more than one link.
+   */
   read(path: string, maxBytes: number): string | null;
 }
 
@@ -177,6 +188,8 @@ export interface RuleContext<Options> {
   pass(descriptor: ReportDescriptor): void;
   /** A note that is neither pass nor problem (`[INFO] Artifact count: 2`). */
   info(descriptor: ReportDescriptor): void;
+  /** Aborted when the rule's time limit passes: long asynchronous work can stop there (its findings no longer count). */
+  readonly signal: AbortSignal;
 }
 
 export interface Rule<Options = unknown> {

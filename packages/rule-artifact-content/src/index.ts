@@ -144,6 +144,13 @@ export default defineRule<Options>({
       }
       const required = type === undefined ? [] : (patterns.get(type) ?? []);
       if (required.length > 0) {
+        // A second name may be a file outside the project: core's view never reads one (SECURITY.md, "Hard links").
+        const links = checked.links ?? 1;
+        if (links > 1) {
+          const reason = `it has ${String(links)} hard links, so it may also be a file outside the project; returnlint does not read it`;
+          context.report({ messageId: "unreadable", data: { ...data, reason }, pointer });
+          continue;
+        }
         const text = files.read(path, options.maxBytes);
         if (text === null) {
           context.report({ messageId: "unreadable", data: { ...data, reason: "the file could not be read" }, pointer });

@@ -95,7 +95,12 @@ new RuleTester({ describe, it }).run(rule, {
       input: { status: "partial", artifacts: ["specs/1_x/reports/research-001.md"] },
       errors: [{ messageId: "bareString", pointer: "/artifacts/0" }],
     },
-    { name: "a home-directory path is outside the root", input: completed("~/.config/nvim/init.lua"), errors: [{ messageId: "absolutePath" }] },
+    {
+      name: "a home-directory path is home-relative, not absolute",
+      input: completed("~/.config/nvim/init.lua"),
+      errors: [{ messageId: "homeRelativePath", message: "Artifact path is home-relative: ~/.config/nvim/init.lua" }],
+    },
+    { name: "another user's home directory too", input: completed("~root/notes.md"), errors: [{ messageId: "homeRelativePath" }] },
     {
       name: "an unknown status is checked like a success claim",
       input: { status: "done", artifacts: [artifact("gone.md")] },

@@ -12,6 +12,7 @@ const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
   emptyPath: "emptyPath",
   nulByte: "nulByte",
   absolute: "absolutePath",
+  homeRelative: "homeRelativePath",
   escapesRoot: "escapesRoot",
   symlinkEscapesRoot: "symlinkEscapesRoot",
   symlinkLoop: "symlinkLoop",
@@ -19,6 +20,7 @@ const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
   notAFile: "notAFile",
   nameTooLong: "nameTooLong",
   unreadable: "unreadable",
+  returnFile: "returnFile",
 };
 
 /** Prints a path as the seeds do, unless it holds control characters that would garble the line. */
@@ -88,6 +90,11 @@ export default defineRule<Options>({
         detail: "Error: artifact paths must be relative to the project root ({root})",
         recommendation: RELATIVE,
       },
+      homeRelativePath: {
+        text: "Artifact path is home-relative: {path}",
+        detail: 'Error: "~" is expanded by a shell, never by the file system; artifact paths must be relative to the project root ({root})',
+        recommendation: RELATIVE,
+      },
       escapesRoot: {
         text: "Artifact path leaves the project root: {path}",
         detail: "Error: the path resolves outside {root}",
@@ -114,6 +121,11 @@ export default defineRule<Options>({
         text: "Artifact cannot be inspected: {path}",
         detail: "Error: permission denied or an I/O error while looking at the file",
         recommendation: WRONG_PATH,
+      },
+      returnFile: {
+        text: "Artifact is a return file, not work: {path}",
+        detail: "Error: a return metadata file (or the return being checked) cannot be the evidence of its own work",
+        recommendation: "Verify {agent} lists the files its work produced, not its return",
       },
       exists: { text: "Artifact exists: {path}" },
       empty: {

@@ -8,7 +8,7 @@ import { openRepository, resolveCommit, walkVersions } from "../audit/repository
 import { auditVersion, type AuditedReturn, type UnreadableReturn } from "../audit/returns.js";
 import { printable, percent, renderStylish } from "../audit/stylish.js";
 import { SummaryBuilder } from "../audit/summary.js";
-import { writeAtomically } from "../formatters/output.js";
+import { writeOutput } from "../atomic.js";
 import { maxInputBytes } from "../input.js";
 import type { CommandIo } from "./io.js";
 import { mapOrdered } from "./scan.js";
@@ -165,7 +165,7 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
       io.stdout(text);
     } else {
       const file = path.resolve(io.cwd, values.output);
-      writeAtomically(file, text);
+      writeOutput(file, text);
       io.stdout(`Wrote ${display(io.cwd, file)} (${format}).\n${verdict}\n`);
     }
     if (unreadable.length > 0 || built.internalErrors > 0) return 2;

@@ -1,16 +1,17 @@
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { ReturnlintError, isReturnlintError } from "@returnlint/core";
+import { ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import { configOptions, integerOption, knownCommand, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig, validate } from "../api.js";
 import { appendErrorLog } from "../error-log.js";
 import { formatterContext } from "../formatters/context.js";
 import { MANY_FORMATTERS } from "../formatters/index.js";
-import { emitOutputs, planOutputs, writeAtomically, type Output } from "../formatters/output.js";
+import { writeOutput } from "../atomic.js";
+import { emitOutputs, planOutputs, type Output } from "../formatters/output.js";
 import type { FormatterInput } from "../formatters/types.js";
 import { warningsFail, warningsVerdict } from "../formatters/verdict.js";
 import { readReturnFile, readStdin, type ReturnInput } from "../input.js";
-import { parseTaskList, taskReturnFile, taskTypeFromState } from "../tasks.js";
+import { MetadataFile, openTaskReturn, parseTaskList, taskFolder, taskTypeFromState } from "../tasks.js";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 
@@ -45,7 +46,8 @@ What was delegated:
 Actions (the only ways check writes to disk):
   --log-errors FILE    append each failing validation to an errors.json
   --consume            delete the metadata file after it passed (postflight cleanup);
-                       a failing one is never deleted
+                       a failing one is never deleted, nor one that changed while
+                       it was checked; of several at once, one consumes it
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
@@ -66,8 +68,9 @@ Output:
 Environment:
   RETURNLINT_SESSION_ID       the expected session id when --session-id is not given
   RETURNLINT_MAX_INPUT_BYTES  the largest return read (default 10M; k, M, G suffixes)
-  RETURNLINT_RULE_TIMEOUT_MS  how long one rule may run before it is an internal
-                              error (default 10000)
+  RETURNLINT_RULE_TIMEOUT_MS  how long one rule may run, or a config, preset or
+                              rule module take to load, before it is an error
+                              (default 10000)
   NO_COLOR                    no colours, even on a terminal
   FORCE_COLOR                 colours even in a pipe (0 or false: none)
   RETURNLINT_DEBUG            add the stack trace to an internal error
@@ -113,8 +116,8 @@ const RETURN_FILE = ".return-meta.json";
 /** One return, checked: what the formatters print, and what the actions after them need. */
 interface Checked {
   readonly input: Omit<FormatterInput, "color">;
-  /** The metadata file that was read, for --consume; undefined for standard input or a missing file. */
-  readonly file?: string;
+  /** The metadata file held open for --consume; undefined without it, for standard input or a missing file. */
+  readonly held?: MetadataFile;
   readonly task?: string;
 }
 
@@ -157,14 +160,15 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   };
   const display = (source: string) => (source === "<stdin>" ? source : path.relative(io.cwd, source) || source);
 
-  /** `file` is a metadata file to read; `missing` one that should be there and is not (a finding, like any other). */
-  const checkOne = async (input: ReturnInput | { readonly missing: string }, task?: string): Promise<Checked> => {
+  /** A return read, or a metadata file that should be there and is not (a finding, like any other). */
+  const checkOne = async (input: ReturnInput | Missing, task?: string): Promise<Checked> => {
     const taskType = values["task-type"] ?? (task === undefined ? undefined : taskTypeFromState(root, task));
     const missing = "missing" in input;
     const source = display(missing ? input.missing : input.source);
     const fromFile = task !== undefined || path.basename(source) === RETURN_FILE;
     const text = missing ? "" : input.text;
-    const report = await validate(text, { ...shared, task, taskType, fromFile, source, missingFile: missing });
+    const identity = missing ? undefined : input instanceof MetadataFile ? input.identity : input.identity;
+    const report = await validate(text, { ...shared, task, taskType, fromFile, source, missingFile: missing, ...(identity === undefined ? {} : { returnFiles: [identity] }) });
     return {
       input: {
         report,
@@ -175,60 +179,111 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
         ...(maxWarnings === undefined ? {} : { maxWarnings }),
         quiet: values.quiet === true,
       },
-      ...(missing || input.source === "<stdin>" ? {} : { file: input.source }),
+      ...(input instanceof MetadataFile ? { held: input } : {}),
       ...(task === undefined ? {} : { task }),
     };
   };
 
-  const checked: Checked[] = [];
-  let unreadable = 0;
-  if (tasks === undefined) {
-    checked.push(await checkOne(await readInput(file, io)));
-  } else {
-    // Each task gets its own verdict; one that cannot be found or read does not stop the others.
-    for (const task of tasks) {
+  /**
+   * A task's metadata file, or FILE. With --consume it stays open (a MetadataFile read
+   * through real folders inside the root), so that only the very file checked can be deleted.
+   */
+  const open = async (task: string | undefined): Promise<ReturnInput | Missing> => {
+    if (task !== undefined) {
+      let held: MetadataFile;
       try {
-        const metadataFile = taskReturnFile(root, task);
-        checked.push(await checkOne(existsSync(metadataFile) ? readReturnFile(metadataFile) : { missing: metadataFile }, task));
+        held = openTaskReturn(root, task);
       } catch (error) {
-        if (tasks.length === 1 || !isReturnlintError(error)) throw error;
-        io.stderr(`returnlint: task ${task}: ${error.message}\n`);
-        unreadable += 1;
+        if (!isReturnlintError(error) || error.code !== "RETURN_NOT_FOUND") throw error;
+        return { missing: path.join(root, "specs", taskFolder(root, task), RETURN_FILE) };
+      }
+      if (values.consume === true) return held;
+      held.close();
+      return { text: held.text, source: held.source, identity: held.identity };
+    }
+    if (file === undefined || file === "-") return readStdin(io.stdin);
+    const absolute = path.resolve(io.cwd, file);
+    if (values.consume !== true) return readInput(absolute);
+    const relative = path.relative(root, absolute);
+    if (relative.startsWith("..") || path.isAbsolute(relative)) {
+      throw new ReturnlintError("USAGE", `--consume deletes only a metadata file inside the project root (${root}); ${absolute} is outside it. Pass --root.`);
+    }
+    try {
+      return MetadataFile.open(root, relative.split(path.sep), display(absolute));
+    } catch (error) {
+      if (isReturnlintError(error) && error.code === "RETURN_NOT_FOUND") return { missing: absolute };
+      throw error;
+    }
+  };
+
+  const checked: Checked[] = [];
+  try {
+    let worst = 0;
+    if (tasks === undefined) {
+      checked.push(await checkOne(await open(undefined)));
+    } else {
+      // Each task gets its own verdict; one that cannot be found or read does not stop the others.
+      for (const task of tasks) {
+        try {
+          checked.push(await checkOne(await open(task), task));
+        } catch (error) {
+          if (tasks.length === 1 || !isReturnlintError(error)) throw error;
+          io.stderr(`returnlint: task ${task}: ${error.message}\n`);
+          worst = Math.max(worst, exitCodeOf(error));
+        }
       }
     }
-  }
 
-  const inputs = checked.map((one) => one.input);
-  if (tasks !== undefined && tasks.length > 1) await emitMany(outputs, inputs, { ...io, color });
-  else if (checked[0] !== undefined) await emitOutputs(outputs, checked[0].input, { ...io, color });
-  const printed = outputs.filter((output) => output.file === undefined).map((output) => output.format);
-  // What standard output already says: the verdict line of stylish, and (in every format but reask, which is for the subagent) a crashed rule.
-  const shown = { warnings: printed.includes("stylish"), crash: printed.some((format) => format !== "reask") };
+    const printed = outputs.filter((output) => output.file === undefined).map((output) => output.format);
+    // What standard output will say: the verdict line of stylish, and (in every format but reask, which is for the subagent) a crashed rule.
+    const shown = { warnings: printed.includes("stylish"), crash: printed.some((format) => format !== "reask") };
+    const verdicts: { readonly one: Checked; readonly code: number; readonly consumed: boolean }[] = [];
+    for (const one of checked) {
+      const code = verdictCode(one.input, shown, io);
+      const consume = code === 0 && values.consume === true && one.held !== undefined;
+      // Consumed before anything is printed: a run that loses the file to another consumer (or
+      // finds it changed) says so and prints no verdict, rather than a pass it cannot stand behind.
+      if (consume) {
+        try {
+          one.held.consume();
+        } catch (error) {
+          if (checked.length === 1 || !isReturnlintError(error)) throw error;
+          io.stderr(`returnlint: task ${one.task ?? ""}: ${error.message}\n`);
+          worst = Math.max(worst, exitCodeOf(error));
+          continue;
+        }
+      }
+      verdicts.push({ one, code, consumed: consume });
+    }
 
-  let worst = unreadable > 0 ? 2 : 0;
-  for (const { input, file: metadataFile, task } of checked) {
-    const { report } = input;
-    if (!report.ok && values["log-errors"] !== undefined) {
-      await appendErrorLog(path.resolve(io.cwd, values["log-errors"]), report, { source: input.source, ...(task === undefined ? {} : { task }), ...(sessionId === undefined ? {} : { sessionId }) });
+    const inputs = verdicts.map(({ one }) => one.input);
+    if (tasks !== undefined && tasks.length > 1) await emitMany(outputs, inputs, { ...io, color });
+    else if (inputs[0] !== undefined) await emitOutputs(outputs, inputs[0], { ...io, color });
+
+    for (const { one, code, consumed } of verdicts) {
+      const { report, source } = one.input;
+      if (!report.ok && values["log-errors"] !== undefined) {
+        await appendErrorLog(path.resolve(io.cwd, values["log-errors"]), report, { source, ...(one.task === undefined ? {} : { task: one.task }), ...(sessionId === undefined ? {} : { sessionId }) });
+      }
+      if (consumed && values.quiet !== true) io.stderr(`returnlint: consumed ${source}\n`);
+      worst = Math.max(worst, code);
     }
-    const code = verdictCode(input, shown, io);
-    if (code === 0 && values.consume === true && metadataFile !== undefined) {
-      rmSync(metadataFile);
-      if (values.quiet !== true) io.stderr(`returnlint: consumed ${input.source}\n`);
-    }
-    worst = Math.max(worst, code);
+    return worst;
+  } finally {
+    for (const { held } of checked) held?.close();
   }
-  return worst;
+}
+
+/** A metadata file that should be there and is not: the agent's missing return. */
+interface Missing {
+  readonly missing: string;
 }
 
 /**
- * FILE, `-` or standard input. A `.return-meta.json` FILE that is not there, in a
- * folder that is, is the agent's missing return (a finding); any other path that
- * cannot be read is a usage problem.
+ * FILE. A `.return-meta.json` FILE that is not there, in a folder that is, is the
+ * agent's missing return (a finding); any other path that cannot be read is a usage problem.
  */
-async function readInput(file: string | undefined, io: CommandIo): Promise<ReturnInput | { readonly missing: string }> {
-  if (file === undefined || file === "-") return readStdin(io.stdin);
-  const absolute = path.resolve(io.cwd, file);
+function readInput(absolute: string): ReturnInput | Missing {
   if (path.basename(absolute) === RETURN_FILE && !existsSync(absolute) && isDirectory(path.dirname(absolute))) return { missing: absolute };
   return readReturnFile(absolute);
 }
@@ -250,7 +305,7 @@ async function emitMany(outputs: readonly Output[], inputs: readonly Omit<Format
       return { file: output.file, text: format(inputs.map((input) => ({ ...input, color: output.file === undefined && io.color }))) };
     }),
   );
-  for (const { file, text } of rendered) if (file !== undefined) writeAtomically(file, text);
+  for (const { file, text } of rendered) if (file !== undefined) writeOutput(file, text);
   for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
 }
 

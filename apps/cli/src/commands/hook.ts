@@ -2,10 +2,9 @@ import path from "node:path";
 import { isReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
-import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, type CheckedReturn, type Problem } from "../hook/subagent.js";
+import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, reaskLines, type CheckedReturn, type Problem } from "../hook/subagent.js";
 import { parsePayload, type StopPayload } from "../hook/payload.js";
-import { writeFileAtomic } from "../atomic.js";
-import { prepareStateDir, safeName, STATE_DIR, updateLedger, type LedgerEntry } from "../hook/state.js";
+import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "../hook/state.js";
 import { readStdin } from "../input.js";
 import type { CommandIo } from "./io.js";
 
@@ -256,7 +255,7 @@ function writeVerdict(
     ...(decision.kind === "allow" ? { allowedBecause: decision.because } : {}),
     timestamp: entry.updatedAt,
   };
-  writeFileAtomic(path.join(stateDir, "verdicts", `${name}.json`), `${JSON.stringify(verdict, null, 2)}\n`);
+  writeStateFile(stateDir, ["verdicts", `${name}.json`], `${JSON.stringify(verdict, null, 2)}\n`);
 }
 
 /**
@@ -280,7 +279,7 @@ function reasonText(checked: CheckedReturn, context: { readonly command: string;
   const lines = [
     `returnlint: ${where} failed validation for /${context.command} (${String(count)} ${count === 1 ? "problem" : "problems"}, attempt ${String(context.attempt)}):`,
   ];
-  lines.push(...checked.problems.map((problem) => `- ${problem.reask}`));
+  lines.push(...reaskLines(checked.problems));
   lines.push(
     checked.origin === "file"
       ? `Do the missing work or correct the metadata file so that it only claims what exists, then finish again.`

@@ -3,7 +3,7 @@ import path from "node:path";
 import { isObject, isReturnlintError, ReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
-import { writeFileAtomic } from "../atomic.js";
+import { writeInside } from "../atomic.js";
 import { commandForAgent } from "../hook/subagent.js";
 import type { CommandIo } from "./io.js";
 
@@ -80,7 +80,7 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
     io.stdout(`Would ${change.verb} ${change.what} (--dry-run: nothing written). ${relative} would read:\n${change.content}`);
     return 0;
   }
-  writeFileAtomic(change.file, change.content);
+  writeInside(io.cwd, path.relative(io.cwd, change.file).split(path.sep), change.content);
   const next =
     host === "claude"
       ? "npm install --save-dev returnlint   (the hook runs it with npx --no-install)"

@@ -104,7 +104,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     const source = display(io.cwd, file);
     let text: string;
     try {
-      text = stripBom(readReturnFile(file).text);
+      text = stripBom(readReturnFile(file, { followSymlink: false }).text);
     } catch (error) {
       return { source, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
     }
@@ -170,7 +170,7 @@ function parsed(text: string): unknown {
 /** A metadata file's status names the command it answers; anything else is checked with no command. */
 function inferCommand(value: unknown): string | null {
   const status = isObject(value) ? value.status : undefined;
-  return typeof status === "string" ? (COMMAND_OF_STATUS[status] ?? null) : null;
+  return typeof status === "string" && Object.hasOwn(COMMAND_OF_STATUS, status) ? (COMMAND_OF_STATUS[status] ?? null) : null;
 }
 
 /**

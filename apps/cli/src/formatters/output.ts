@@ -1,4 +1,4 @@
-import { writeFileAtomic } from "../atomic.js";
+import { writeOutput } from "../atomic.js";
 import path from "node:path";
 import { ReturnlintError } from "@returnlint/core";
 import { formatterFor, type FormatterLoader } from "./index.js";
@@ -38,29 +38,11 @@ export function planOutputs(formats: readonly string[] | undefined, files: reado
   });
 }
 
-const REASONS: Readonly<Record<string, string>> = {
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EISDIR: "it is a directory",
-  ENOTDIR: "a parent is not a directory",
-  EROFS: "the file system is read-only",
-  ENOSPC: "no space left on the device",
-};
-
-/** Writes the whole text or nothing: a reader never sees half a report, and a failed write leaves the old file. */
-export function writeAtomically(file: string, text: string): void {
-  try {
-    writeFileAtomic(file, text);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw new ReturnlintError("USAGE", `Cannot write ${file}: ${REASONS[code] ?? (code === "" ? String(error) : code)}.`);
-  }
-}
-
 /**
  * Renders every output, writes the files, then prints what goes to standard
  * output: when a file cannot be written, nothing is printed and the run exits 2.
- * Files are never coloured.
+ * Files are never coloured. A file is written by atomic.ts's writeOutput: a regular
+ * file is replaced whole, a device, FIFO or /dev/stdout is written in place.
  */
 export async function emitOutputs(
   outputs: readonly Output[],
@@ -70,6 +52,6 @@ export async function emitOutputs(
   const rendered = await Promise.all(
     outputs.map(async (output) => ({ file: output.file, text: (await output.load())({ ...input, color: output.file === undefined && io.color }) })),
   );
-  for (const { file, text } of rendered) if (file !== undefined) writeAtomically(file, text);
+  for (const { file, text } of rendered) if (file !== undefined) writeOutput(file, text);
   for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
 }

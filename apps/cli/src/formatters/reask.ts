@@ -1,4 +1,4 @@
-import { isObject, preview, tokensOf, valueAt, type Result } from "@returnlint/core";
+import { isObject, preview, quoted, tokensOf, valueAt, type Result } from "@returnlint/core";
 import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
 import { failing, passed } from "./verdict.js";
 
@@ -14,7 +14,8 @@ interface Problem {
 
 /** `"text"` for a string, a short preview of anything else. */
 function quote(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : preview(value, 60);
+  // The return's own text: quoted, but never more than a message may quote.
+  return typeof value === "string" ? JSON.stringify(quoted(value)) : preview(value, 60);
 }
 
 /** The `Error: …` line of a result's detail, without its label. */
@@ -77,6 +78,8 @@ const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
   "artifacts/emptyPath": () => '"path" is empty; give the path of the file you wrote',
   "artifacts/nulByte": (problem) => `the path ${artifactPath(problem)} contains a NUL byte; fix the path`,
   "artifacts/absolutePath": (problem) => `the path ${artifactPath(problem)} is absolute; make it relative to the project root`,
+  "artifacts/homeRelativePath": (problem) => `the path ${artifactPath(problem)} starts with "~", which only a shell expands; make it relative to the project root`,
+  "artifacts/returnFile": (problem) => `${artifactPath(problem)} is a return file, not work; list the files your work produced`,
   "artifacts/escapesRoot": (problem) => `the path ${artifactPath(problem)} leads outside the project root; write the file inside the project and give its relative path`,
   "artifacts/symlinkEscapesRoot": (problem) => `${artifactPath(problem)} is a symlink leading outside the project; write the real file inside the project`,
   "artifacts/symlinkLoop": (problem) => `${artifactPath(problem)} is a symlink loop; replace it with the file itself`,

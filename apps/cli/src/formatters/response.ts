@@ -1,4 +1,4 @@
-import { isObject, type Result } from "@returnlint/core";
+import { isObject, jsonText, type Result } from "@returnlint/core";
 import { jsonArray } from "./json.js";
 import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
 import { failing, passed, warningsVerdict } from "./verdict.js";
@@ -52,7 +52,8 @@ function responseOf(input: FormatterInput): string {
   }
   const value = isObject(input.value) ? input.value : {};
   const status = input.report.status ?? "";
-  return JSON.stringify({
+  // The return's own errors and artifacts, however deeply they nest.
+  return jsonText({
     status,
     summary: typeof value.summary === "string" ? value.summary : `Validation passed: status ${status}`,
     artifacts: Array.isArray(value.artifacts) ? value.artifacts : [],

@@ -1,24 +1,84 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync } from "node:fs";
 import path from "node:path";
-import { isObject } from "@returnlint/core";
-import { withLock, writeFileAtomic } from "../atomic.js";
+import { codeOf, isObject, readPrefix, ReturnlintError, SafeDir, UnsafePathError } from "@returnlint/core";
+import { withLock } from "../atomic.js";
+import { environmentError } from "../environment.js";
 
 /**
  * The hook's own state, under `.returnlint/` in the project: a ledger of attempts
  * per session and agent, and one verdict file per validated return. Parallel
  * subagents run their stop hooks at the same time, so every file is replaced
  * atomically (temp file + rename) and the ledger's read-modify-write holds a lock.
+ *
+ * A subagent can write in the project, so it can plant symlinks here: every name is
+ * reached through descriptors of real directories (core's SafeDir), `.returnlint` and
+ * `verdicts` must be real directories, files are created with O_EXCL and O_NOFOLLOW,
+ * and a symlink by a file's name is replaced, never followed.
  */
 export const STATE_DIR = ".returnlint";
 
-
 const LEDGER_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
+const LEDGER = "ledger.json";
+/** The ledger is small; a larger one is someone else's file and is started afresh. */
+const MAX_LEDGER_BYTES = 16 * 1024 * 1024;
 
-/** Creates the state directory with a .gitignore, so that its files are never committed by accident. */
+/**
+ * Opens (creating it when missing) the state directory `stateDir`, a real directory,
+ * with a .gitignore so that its files are never committed by accident.
+ */
+function openStateDir(stateDir: string): SafeDir {
+  let project: SafeDir;
+  try {
+    project = SafeDir.open(path.dirname(stateDir));
+  } catch (error) {
+    throw environmentError(`open the project ${path.dirname(stateDir)}`, error);
+  }
+  try {
+    const state = project.child(path.basename(stateDir), { create: true });
+    try {
+      state.createExclusive(".gitignore", "# Written by returnlint hook: runtime state, not source.\n*\n");
+    } catch (error) {
+      // Anything by that name (a symlink included) is left as it is.
+      if (codeOf(error) !== "EEXIST") throw error;
+    }
+    return state;
+  } catch (error) {
+    throw stateError(stateDir, error);
+  } finally {
+    project.close();
+  }
+}
+
+function stateError(where: string, error: unknown): ReturnlintError {
+  if (error instanceof UnsafePathError) {
+    return new ReturnlintError(
+      "ENVIRONMENT",
+      `Cannot keep the hook's state in ${where}: ${error.message}. returnlint writes its state only into real directories, never through a link (a subagent may have planted it); remove it.`,
+    );
+  }
+  return environmentError(`keep the hook's state in ${where}`, error);
+}
+
+/** Creates the state directory with a .gitignore; throws a sentence when it is a symlink or cannot be made. */
 export function prepareStateDir(stateDir: string): void {
-  mkdirSync(stateDir, { recursive: true });
-  const ignore = path.join(stateDir, ".gitignore");
-  if (!existsSync(ignore)) writeFileSync(ignore, "# Written by returnlint hook: runtime state, not source.\n*\n");
+  openStateDir(stateDir).close();
+}
+
+/** Replaces `stateDir/<names…>` (its folders are made, real directories only) with `content`. */
+export function writeStateFile(stateDir: string, names: readonly string[], content: string): void {
+  let dir = openStateDir(stateDir);
+  try {
+    for (const name of names.slice(0, -1)) {
+      const child = dir.child(name, { create: true });
+      dir.close();
+      dir = child;
+    }
+    dir.replace(names.at(-1) ?? "", content);
+  } catch (error) {
+    throw stateError(path.join(stateDir, ...names.slice(0, -1)), error);
+  } finally {
+    dir.close();
+  }
 }
 
 /** One subagent's current run of attempts: it ends when a return passes or the hook lets it stop. */
@@ -50,37 +110,53 @@ export async function updateLedger<T>(
   key: string,
   update: (entry: LedgerEntry | undefined) => { entry: LedgerEntry; result: T },
 ): Promise<T> {
-  const file = path.join(stateDir, "ledger.json");
-  return withLock(path.join(stateDir, "ledger.lock"), () => {
-    const ledger = readLedger(file);
-    const current = ledger.entries[key];
-    const { entry, result } = update(isOpenEntry(current) ? current : undefined);
-    const cutoff = Date.now() - LEDGER_KEEP_MS;
-    const entries: Record<string, unknown> = {};
-    for (const [other, value] of Object.entries(ledger.entries)) {
-      if (isObject(value) && typeof value.updatedAt === "string" && Date.parse(value.updatedAt) >= cutoff) entries[other] = value;
-    }
-    entries[key] = entry;
-    writeFileAtomic(file, `${JSON.stringify({ version: 1, entries } satisfies Ledger, null, 2)}\n`);
-    return result;
-  });
+  const dir = openStateDir(stateDir);
+  try {
+    return await withLock(dir, "ledger.lock", () => {
+      const ledger = readLedger(dir);
+      const current = Object.hasOwn(ledger.entries, key) ? ledger.entries[key] : undefined;
+      const { entry, result } = update(isOpenEntry(current) ? current : undefined);
+      const cutoff = Date.now() - LEDGER_KEEP_MS;
+      // Keys are session and agent names: a map without a prototype keeps "__proto__" a name.
+      const entries = Object.create(null) as Record<string, unknown>;
+      for (const [other, value] of Object.entries(ledger.entries)) {
+        if (isObject(value) && typeof value.updatedAt === "string" && Date.parse(value.updatedAt) >= cutoff) entries[other] = value;
+      }
+      entries[key] = entry;
+      try {
+        dir.replace(LEDGER, `${JSON.stringify({ version: 1, entries } satisfies Ledger, null, 2)}\n`);
+      } catch (error) {
+        throw stateError(stateDir, error);
+      }
+      return result;
+    });
+  } finally {
+    dir.close();
+  }
 }
 
-function readLedger(file: string): Ledger {
+/** The ledger, or a fresh one when it is missing, unreadable, not a regular file or not a ledger: it only bounds retries. */
+function readLedger(dir: SafeDir): Ledger {
+  const fresh = (): Ledger => ({ version: 1, entries: Object.create(null) as Record<string, unknown> });
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    const { fd, stats } = dir.openFile(LEDGER);
+    try {
+      if (stats.size > MAX_LEDGER_BYTES) return fresh();
+      text = readPrefix(fd, stats.size).toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch {
-    return { version: 1, entries: {} };
+    return fresh();
   }
   try {
     const value = JSON.parse(text) as unknown;
-    // A ledger someone edited into another shape is started afresh: it only bounds retries.
-    if (isObject(value) && isObject(value.entries)) return { version: 1, entries: value.entries };
+    if (isObject(value) && isObject(value.entries)) return { version: 1, entries: Object.assign(Object.create(null) as Record<string, unknown>, value.entries) };
   } catch {
     // Fall through: unreadable is the same as absent.
   }
-  return { version: 1, entries: {} };
+  return fresh();
 }
 
 function isOpenEntry(entry: unknown): entry is LedgerEntry {

@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { extractReturn, isReturnlintError, parseReturn, stripBom, type LoadedConfig } from "@returnlint/core";
 import { validate, type ValidationReport } from "../api.js";
 import { reaskLine } from "../formatters/reask.js";
-import { findTaskReturn, readReturnFile } from "../input.js";
+import { readTaskReturn } from "../tasks.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
 // Shared by `returnlint hook claude` and @returnlint/opencode.
@@ -44,7 +43,9 @@ export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
 export function commandForAgent(config: LoadedConfig | undefined, agent: string | undefined): string | null {
   if (agent === undefined) return null;
   const agents = config?.config.agents ?? {};
-  const mapped = agents[agent] ?? agents[agent.slice(agent.lastIndexOf(":") + 1)];
+  // "constructor" or "__proto__" is an agent's name, not Object.prototype's.
+  const mappedTo = (name: string) => (Object.hasOwn(agents, name) ? agents[name] : undefined);
+  const mapped = mappedTo(agent) ?? mappedTo(agent.slice(agent.lastIndexOf(":") + 1));
   if (mapped !== undefined) return mapped;
   if (BUILT_IN_AGENTS.has(agent)) return null;
   return COMMAND_WORDS.find(([pattern]) => pattern.test(agent))?.[1] ?? null;
@@ -54,7 +55,7 @@ export function commandForAgent(config: LoadedConfig | undefined, agent: string 
 export type Located =
   | { readonly kind: "message"; readonly text: string }
   | { readonly kind: "file"; readonly text: string; readonly file: string; readonly task: string }
-  | { readonly kind: "unreadable"; readonly file: string; readonly task: string; readonly reason: string };
+  | { readonly kind: "unreadable"; readonly file: string; readonly task: string; readonly reason: string; readonly missing: boolean };
 
 const META_FILE = /specs\/(\d+)_([\w.-]+)\/\.return-meta\.json/g;
 const TASK_DIR = /specs\/(\d+)_([\w.-]+)\//g;
@@ -82,11 +83,12 @@ export function locateReturn(input: {
   const [, task = "", slug = ""] = named;
   const namedFile = path.join(root, "specs", `${task}_${slug}`, ".return-meta.json");
   try {
-    const file = existsSync(namedFile) ? namedFile : findTaskReturn(root, task);
-    return { kind: "file", text: readReturnFile(file).text, file, task };
+    // Through real folders inside the project only: a task folder that is a link is refused.
+    const { text, source } = readTaskReturn(root, task, slug);
+    return { kind: "file", text, file: source, task };
   } catch (error) {
     if (!isReturnlintError(error)) throw error;
-    return { kind: "unreadable", file: namedFile, task, reason: error.message };
+    return { kind: "unreadable", file: namedFile, task, reason: error.message, missing: error.code === "RETURN_NOT_FOUND" };
   }
 }
 
@@ -123,12 +125,20 @@ export async function checkReturn(
   const source = located.kind === "message" ? "message" : path.relative(context.root, located.file);
   const task = located.kind === "message" ? null : located.task;
   if (located.kind === "unreadable") {
-    const problem = {
-      message: `Return metadata file is missing: ${source}`,
-      detail: `Error: ${located.reason}`,
-      recommendation: `Write ${source} (status, artifacts, metadata) before you stop`,
-      reask: `(the whole return): you wrote no return metadata file; write ${source} (status, artifacts, metadata) before you stop.`,
-    };
+    const problem = located.missing
+      ? {
+          message: `Return metadata file is missing: ${source}`,
+          detail: `Error: ${located.reason}`,
+          recommendation: `Write ${source} (status, artifacts, metadata) before you stop`,
+          reask: `(the whole return): you wrote no return metadata file; write ${source} (status, artifacts, metadata) before you stop.`,
+        }
+      : {
+          // There but not readable the safe way (a task folder that is a link, a file too large): say why.
+          message: `Return metadata file cannot be read: ${source}`,
+          detail: `Error: ${located.reason}`,
+          recommendation: `Write ${source} as a regular file in a real task folder before you stop`,
+          reask: `(the whole return): ${located.reason} Write ${source} as a regular file in a real task folder before you stop.`,
+        };
     return { ok: false, status: null, origin: "file", source, task, problems: [problem], warningCount: 0, internalError: false };
   }
   const report = await validate(located.text, {
@@ -161,11 +171,26 @@ export async function checkReturn(
   };
 }
 
-/** Each problem numbered, with the seeds' `Error:` and `Recommendation:` lines beneath it. */
+/** The most problems a block reason lists: the subagent fixes these first, and the rest come back next time. */
+const MAX_LISTED_PROBLEMS = 20;
+
+/** Each problem numbered, with the seeds' `Error:` and `Recommendation:` lines beneath it; at most MAX_LISTED_PROBLEMS. */
 export function problemLines(problems: readonly Problem[]): string[] {
-  return problems.flatMap((problem, index) => [
+  return listed(problems, (problem, index) => [
     `${String(index + 1)}. ${problem.message}`,
     ...(problem.detail === undefined ? [] : problem.detail.split("\n").map((line) => `   ${line}`)),
     ...(problem.recommendation === undefined ? [] : [`   Recommendation: ${problem.recommendation}`]),
   ]);
+}
+
+/** Each problem as the subagent is asked to fix it (`--format reask`'s line); at most MAX_LISTED_PROBLEMS. */
+export function reaskLines(problems: readonly Problem[]): string[] {
+  return listed(problems, (problem) => [`- ${problem.reask}`]);
+}
+
+function listed(problems: readonly Problem[], linesOf: (problem: Problem, index: number) => string[]): string[] {
+  const more = problems.length - MAX_LISTED_PROBLEMS;
+  const lines = (more > 0 ? problems.slice(0, MAX_LISTED_PROBLEMS) : problems).flatMap(linesOf);
+  if (more > 0) lines.push(`… and ${String(more)} more ${more === 1 ? "problem" : "problems"} (run returnlint check on the return to see them all)`);
+  return lines;
 }

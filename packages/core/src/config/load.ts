@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
 import { lineAndColumn, locateJsonError, stripBom } from "../json.js";
-import { importFile } from "./import-file.js";
+import { DEFAULT_MODULE_TIMEOUT_MS, importWithin } from "./modules.js";
 
 export const CONFIG_FILES = [
   "returnlint.config.json",
@@ -22,15 +22,15 @@ export interface RawConfig {
  * Walks up from `cwd` to the filesystem root and returns the first config
  * file, or a package.json with a `returnlint` key; null when there is none.
  */
-export async function findConfig(cwd: string): Promise<RawConfig | null> {
+export async function findConfig(cwd: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS): Promise<RawConfig | null> {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     for (const name of CONFIG_FILES) {
       const file = path.join(dir, name);
-      if (existsSync(file)) return readConfig(file);
+      if (existsSync(file)) return readConfig(file, timeoutMs);
     }
     const manifest = path.join(dir, "package.json");
     if (existsSync(manifest)) {
-      const value = await readConfig(manifest);
+      const value = await readConfig(manifest, timeoutMs);
       if (typeof value.value === "object" && value.value !== null && "returnlint" in value.value) {
         return { file: manifest, value: (value.value).returnlint };
       }
@@ -39,16 +39,19 @@ export async function findConfig(cwd: string): Promise<RawConfig | null> {
   }
 }
 
-/** Reads one config file by its extension. Syntax errors name the file, line and column. */
-export async function readConfig(file: string): Promise<RawConfig> {
+/**
+ * Reads one config file by its extension. Syntax errors name the file, line and column.
+ * A JavaScript config runs here, in the main thread, and may take `timeoutMs` to load.
+ */
+export async function readConfig(file: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS): Promise<RawConfig> {
   const absolute = path.resolve(file);
   const extension = path.extname(absolute);
   if (extension === ".mjs" || extension === ".js" || extension === ".cjs") {
     try {
-      const module = (await importFile(absolute)) as { default?: unknown };
+      const module = (await importWithin(absolute, absolute, "CONFIG_UNREADABLE", timeoutMs)) as { default?: unknown };
       return { file: absolute, value: module.default };
     } catch (error) {
-      throw new ReturnlintError("CONFIG_UNREADABLE", `Cannot load config ${absolute}: ${describe(error)}`);
+      throw new ReturnlintError("CONFIG_UNREADABLE", `Cannot load config ${absolute}: ${describe(error).replace(/^cannot load \S+ \(\S+\): /, "")}`);
     }
   }
   let text: string;
@@ -60,19 +63,7 @@ export async function readConfig(file: string): Promise<RawConfig> {
       ? new ReturnlintError("CONFIG_NOT_FOUND", `Config file not found: ${absolute}`)
       : new ReturnlintError("CONFIG_UNREADABLE", `Cannot read config ${absolute}: ${describe(error)}`);
   }
-  if (extension === ".yaml" || extension === ".yml") {
-    const { parseDocument } = await import("./yaml.js");
-    const document = parseDocument(text, { prettyErrors: false });
-    const [first] = document.errors;
-    if (first !== undefined) {
-      const [line, column] = first.linePos?.[0] ? [first.linePos[0].line, first.linePos[0].col] : [1, 1];
-      throw new ReturnlintError(
-        "CONFIG_INVALID",
-        `Config ${absolute} is not valid YAML: ${first.message.split("\n")[0] ?? ""} (line ${line}, column ${column})`,
-      );
-    }
-    return { file: absolute, value: document.toJS() as unknown };
-  }
+  if (extension === ".yaml" || extension === ".yml") return { file: absolute, value: await parseYaml(absolute, text) };
   try {
     return { file: absolute, value: JSON.parse(text) as unknown };
   } catch {
@@ -83,6 +74,47 @@ export async function readConfig(file: string): Promise<RawConfig> {
       `Config ${absolute} is not valid JSON: ${found.reason} (line ${where.line}, column ${where.column})`,
     );
   }
+}
+
+/**
+ * A YAML config as a value. Errors name the line and column the parser found them at;
+ * a document nested too deeply for the parser, or one whose aliases would expand
+ * without bound, gets a sentence of its own.
+ */
+async function parseYaml(file: string, text: string): Promise<unknown> {
+  const { parseYamlDocument } = await import("./yaml.js");
+  const invalid = (reason: string, offset: number) => {
+    const { line, column } = lineAndColumn(text, offset);
+    return new ReturnlintError("CONFIG_INVALID", `Config ${file} is not valid YAML: ${reason} (line ${String(line)}, column ${String(column)})`);
+  };
+  let parsed: ReturnType<typeof parseYamlDocument>;
+  try {
+    parsed = parseYamlDocument(text);
+  } catch (error) {
+    throw yamlResourceError(file, error) ?? error;
+  }
+  const [first] = parsed.errors;
+  if (first !== undefined) {
+    if (/Maximum call stack/.test(first.message)) throw tooDeep(file);
+    throw invalid(first.message.split("\n")[0] ?? "", first.offset);
+  }
+  try {
+    return parsed.toJS();
+  } catch (error) {
+    throw yamlResourceError(file, error) ?? error;
+  }
+}
+
+function tooDeep(file: string): ReturnlintError {
+  return new ReturnlintError("CONFIG_INVALID", `Config ${file} is not a usable YAML config: it is nested too deeply to read (a config is a few levels deep).`);
+}
+
+function yamlResourceError(file: string, error: unknown): ReturnlintError | undefined {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return tooDeep(file);
+  if (error instanceof Error && /alias/i.test(error.message)) {
+    return new ReturnlintError("CONFIG_INVALID", `Config ${file} is not a usable YAML config: its aliases (*name) expand to more than a config could hold (${error.message}).`);
+  }
+  return undefined;
 }
 
 function describe(error: unknown): string {

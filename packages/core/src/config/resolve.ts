@@ -9,7 +9,8 @@ import type { ConfiguredRule } from "../runner.js";
 import { closest } from "../suggest.js";
 import type { AnyRule, FormatName, Severity } from "../types.js";
 import { detectFormat, type Detection } from "../vocabulary.js";
-import { importFile } from "./import-file.js";
+import { canIsolate, loadIsolatedRule } from "../isolation.js";
+import { completeMeta, DEFAULT_MODULE_TIMEOUT_MS, importWithin, pickRule } from "./modules.js";
 import { findConfig, readConfig } from "./load.js";
 import { describeAjvError, displayPath } from "./problems.js";
 import { ruleOptionProblems, type PrecompiledValidators, type SchemaValidator } from "./validators.js";
@@ -54,6 +55,8 @@ export interface LoadOptions {
   readonly builtinRules: ReadonlyMap<string, LoadedRule>;
   /** Schemas compiled when the host was built: what is here needs no ajv at run time. */
   readonly precompiled?: PrecompiledValidators;
+  /** How long each config, preset or rule module may take to load (default 10 s). */
+  readonly moduleTimeoutMs?: number;
 }
 
 /**
@@ -61,14 +64,15 @@ export interface LoadOptions {
  * names, and validates every rule's options. All problems are reported at once.
  */
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
-  const raw = options.configFile === undefined ? await findConfig(options.cwd) : await readConfig(options.configFile);
+  const timeoutMs = options.moduleTimeoutMs ?? DEFAULT_MODULE_TIMEOUT_MS;
+  const raw = options.configFile === undefined ? await findConfig(options.cwd, timeoutMs) : await readConfig(options.configFile, timeoutMs);
   const file = raw?.file ?? null;
   const base = file === null ? path.resolve(options.cwd) : path.dirname(file);
   const label = file === null ? "--preset" : path.relative(options.cwd, file) || file;
   const value: unknown = raw === null ? {} : raw.value;
   const problems: string[] = [];
 
-  const shape = raw === null ? { problems: [], usable: {} } : await checkShape(value, options.precompiled?.config);
+  const shape = raw === null ? { problems: [], usable: dictionary() } : await checkShape(value, options.precompiled?.config);
   problems.push(...shape.problems);
   // What is well-formed is still resolved and checked, so that every problem shows in one run.
   const config = shape.usable;
@@ -85,7 +89,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   for (const name of presetNames) {
     if (name === "auto") continue;
     try {
-      const resolved = await resolvePreset(name, base, []);
+      const resolved = await resolvePreset(name, base, [], timeoutMs);
       presets.set(name, resolved.preset);
       for (const [id, ruleBase] of resolved.ruleBases) presetBases.set(`${name}\0${id}`, ruleBase);
     } catch (error) {
@@ -115,7 +119,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     let loaded = rules.get(id);
     if (loaded === undefined) {
       try {
-        loaded = await resolveRule(id, bases, options.builtinRules);
+        loaded = await resolveRule(id, bases, options.builtinRules, timeoutMs);
         rules.set(id, loaded);
       } catch (error) {
         if (!(error instanceof ReturnlintError)) throw error;
@@ -147,7 +151,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
 }
 
 async function checkShape(value: unknown, precompiled: SchemaValidator | undefined): Promise<{ problems: string[]; usable: Config }> {
-  if (!isObject(value)) return { problems: [`the config must be an object; received ${jsonType(value)}`], usable: {} };
+  if (!isObject(value)) return { problems: [`the config must be an object; received ${jsonType(value)}`], usable: dictionary() };
   const errors = precompiled === undefined ? (await import("./options.js")).validateConfigShape(value) : precompiled(value) ? [] : [...(precompiled.errors ?? [])];
   const problems: string[] = [];
   const bad = new Set<string>();
@@ -164,16 +168,34 @@ async function checkShape(value: unknown, precompiled: SchemaValidator | undefin
   return { problems, usable: usablePart(value, "", bad) };
 }
 
-/** The config without the parts that failed the schema. */
+/**
+ * An object without a prototype: names that come from a config or a hook payload
+ * ("constructor", "__proto__", "toString") are looked up as names, never as
+ * Object.prototype's members.
+ */
+function dictionary(): Record<string, never> {
+  return Object.create(null) as Record<string, never>;
+}
+
+/** The config without the parts that failed the schema; every map in it without a prototype. */
 function usablePart(value: Record<string, unknown>, pointer: string, bad: ReadonlySet<string>): Record<string, unknown> {
-  const usable: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    const childPointer = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  const usable: Record<string, unknown> = dictionary();
+  // One pass, and pointers built only where they are needed: a map of 200,000 agents is copied, not parsed again.
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    const descend = descends(pointer, key) && isObject(child);
+    const childPointer = descend || bad.size > 0 ? `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}` : "";
     if (bad.has(childPointer)) continue;
-    const descend = (pointer === "" && (key === "rules" || key === "commands")) || /^\/commands\/[^/]+$/.test(childPointer) || /^\/commands\/[^/]+\/rules$/.test(childPointer);
-    usable[key] = descend && isObject(child) ? usablePart(child, childPointer, bad) : child;
+    usable[key] = descend ? usablePart(child, childPointer, bad) : child;
   }
   return usable;
+}
+
+/** The maps of a config: rules, commands, each command, its rules, and agents. */
+function descends(pointer: string, key: string): boolean {
+  if (pointer === "") return key === "rules" || key === "commands" || key === "agents";
+  if (pointer === "/commands") return true;
+  return key === "rules" && /^\/commands\/[^/]+$/.test(pointer);
 }
 
 function describeRuleEntry(pointer: string, config: Record<string, unknown>): string {
@@ -197,7 +219,12 @@ function describeRuleEntry(pointer: string, config: Record<string, unknown>): st
  * `./rules/x.mjs`, `@scope/returnlint-rule-x`, `@scope/x`, `returnlint-rule-x`, or `x` (→ `returnlint-rule-x`).
  * Packages and files resolve from `base` (the config file's directory), or from each of several bases in turn.
  */
-export async function resolveRule(id: string, base: string | readonly string[], builtins: ReadonlyMap<string, LoadedRule>): Promise<LoadedRule> {
+export async function resolveRule(
+  id: string,
+  base: string | readonly string[],
+  builtins: ReadonlyMap<string, LoadedRule>,
+  timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS,
+): Promise<LoadedRule> {
   const builtin = builtins.get(id);
   if (builtin !== undefined) return builtin;
   const tried: string[] = [`built-in rule "${id}"`];
@@ -207,7 +234,11 @@ export async function resolveRule(id: string, base: string | readonly string[], 
       tried.push(found.tried);
       if (found.file === undefined) continue;
       const source = isFileSpecifier(candidate) ? found.file : candidate;
-      const rule = pickRule(await importModule(found.file, source, "RULE_NOT_FOUND"), id, source);
+      const module = { file: found.file, id, specifier: source };
+      // Custom rules run in the rule thread (isolation.ts); where it cannot start, here.
+      const rule = canIsolate()
+        ? await loadIsolatedRule(module, timeoutMs)
+        : completeRule(pickRule(await importWithin(found.file, source, "RULE_NOT_FOUND", timeoutMs), id, source));
       return { rule, source };
     }
   }
@@ -218,6 +249,11 @@ export async function resolveRule(id: string, base: string | readonly string[], 
   );
 }
 
+function completeRule(rule: AnyRule): AnyRule {
+  const meta = completeMeta(rule.meta);
+  return meta === rule.meta ? rule : { ...rule, meta, check: rule.check.bind(rule) };
+}
+
 interface ResolvedPreset {
   readonly preset: Preset;
   /** Rule id → the folder of the package preset that named it, for rules that preset depends on. */
@@ -226,7 +262,7 @@ interface ResolvedPreset {
 
 const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file"];
 
-async function resolvePreset(name: string, base: string, chain: readonly string[]): Promise<ResolvedPreset> {
+async function resolvePreset(name: string, base: string, chain: readonly string[], timeoutMs: number): Promise<ResolvedPreset> {
   if (chain.includes(name)) {
     throw new ReturnlintError("PRESET_NOT_FOUND", `preset "${name}" extends itself: ${[...chain, name].join(" → ")}`);
   }
@@ -237,14 +273,14 @@ async function resolvePreset(name: string, base: string, chain: readonly string[
     const found = locate(candidate, base);
     tried.push(found.tried);
     if (found.file === undefined) continue;
-    const module = await importModule(found.file, candidate, "PRESET_NOT_FOUND");
+    const module = await importWithin(found.file, candidate, "PRESET_NOT_FOUND", timeoutMs);
     const preset = isObject(module) && isObject(module.default) ? module.default : module;
     const shapeProblems = presetProblems(preset);
     if (!isObject(preset) || shapeProblems.length > 0) {
       throw new ReturnlintError("PRESET_NOT_FOUND", `${candidate} does not export a valid preset: ${shapeProblems.join("; ")}`);
     }
     const parentName = typeof preset.extends === "string" ? preset.extends : undefined;
-    const parent = parentName === undefined ? undefined : await resolvePreset(parentName, path.dirname(found.file), [...chain, name]);
+    const parent = parentName === undefined ? undefined : await resolvePreset(parentName, path.dirname(found.file), [...chain, name], timeoutMs);
     const rules = preset.rules as Record<string, RuleEntry>;
     const folder = path.dirname(found.file);
     const ruleBases = new Map(parent?.ruleBases);
@@ -347,13 +383,19 @@ function packageEntry(name: string, manifestFile: string): string {
   if (!isObject(manifest)) throw new ReturnlintError("RULE_NOT_FOUND", `${manifestFile} of package "${name}" is not a JSON object`);
   if (manifest.exports !== undefined && manifest.exports !== null) {
     const target = exportTarget(manifest.exports);
+    if (target !== undefined && !isPackageTarget(target)) {
+      throw new ReturnlintError(
+        "RULE_NOT_FOUND",
+        `package "${name}" (${folder}) is refused: its "exports" target ${JSON.stringify(target)} is not a path inside the package (it must start with "./" and never climb out with ".."), as Node requires`,
+      );
+    }
     if (target === undefined || !isFile(path.resolve(folder, target))) {
       throw new ReturnlintError(
         "RULE_NOT_FOUND",
         `package "${name}" (${folder}) has no file to import: its "exports" ${target === undefined ? 'give no "." entry for the import, node or default condition' : `name ${target}, which does not exist`}`,
       );
     }
-    return realpathSync(path.resolve(folder, target));
+    return insidePackage(name, folder, realpathSync(path.resolve(folder, target)), `"exports" target ${JSON.stringify(target)}`);
   }
   const main = typeof manifest.main === "string" && manifest.main !== "" ? manifest.main : "index.js";
   const file = [main, `${main}.js`, path.join(main, "index.js")].map((candidate) => path.resolve(folder, candidate)).find(isFile);
@@ -361,7 +403,23 @@ function packageEntry(name: string, manifestFile: string): string {
     throw new ReturnlintError("RULE_NOT_FOUND", `package "${name}" (${folder}) has no file to import: its main ${main} does not exist (did you build it?)`);
   }
   // pnpm links packages into node_modules: their own dependencies sit beside the real folder.
-  return realpathSync(file);
+  return insidePackage(name, folder, realpathSync(file), `main ${JSON.stringify(main)}`);
+}
+
+/** Node's rule for "exports" targets: "./" first, then no ".", ".." or node_modules segment. */
+function isPackageTarget(target: string): boolean {
+  if (!target.startsWith("./")) return false;
+  return !target
+    .slice(2)
+    .split(/[\\/]/)
+    .some((segment) => segment === "." || segment === ".." || segment.toLowerCase() === "node_modules");
+}
+
+/** A package's entry must be one of its own files: one outside its folder (a link included) is refused. */
+function insidePackage(name: string, folder: string, file: string, what: string): string {
+  const realFolder = realpathSync(folder);
+  if (file.startsWith(realFolder + path.sep)) return file;
+  throw new ReturnlintError("RULE_NOT_FOUND", `package "${name}" (${folder}) is refused: its ${what} leads to ${file}, outside the package's folder`);
 }
 
 function exportTarget(exports: unknown): string | undefined {
@@ -382,51 +440,6 @@ function exportTarget(exports: unknown): string | undefined {
     if (target !== undefined) return target;
   }
   return undefined;
-}
-
-async function importModule(file: string, specifier: string, code: "RULE_NOT_FOUND" | "PRESET_NOT_FOUND"): Promise<unknown> {
-  try {
-    return await importFile(file);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ReturnlintError(code, `cannot load ${specifier} (${file}): ${reason}`);
-  }
-}
-
-function isRule(value: unknown): value is AnyRule {
-  return (
-    isObject(value) &&
-    typeof value.id === "string" &&
-    typeof value.check === "function" &&
-    isObject(value.meta) &&
-    isObject(value.meta.messages) &&
-    isObject(value.meta.schema)
-  );
-}
-
-/** The rule a module exports: its default export (unwrapping a CommonJS `exports.default`), or the module itself. */
-function pickRule(module: unknown, id: string, specifier: string): AnyRule {
-  const exported = isObject(module) && "default" in module ? module.default : module;
-  if (isRule(exported)) return exported;
-  if (isObject(exported) && isRule(exported.default)) return exported.default;
-  throw new ReturnlintError(
-    "RULE_NOT_FOUND",
-    `${specifier} (for "${id}") does not export a rule (an object with id, meta.schema, meta.messages and check) as its default export; it exports ${describeExport(module, exported)}`,
-  );
-}
-
-function describeExport(module: unknown, exported: unknown): string {
-  if (isObject(module) && !("default" in module)) {
-    const names = Object.keys(module);
-    return names.length === 0 ? "nothing" : `no default, only named exports ${names.join(", ")}`;
-  }
-  if (typeof exported === "function") return `a function${exported.name === "" ? "" : ` (${exported.name})`}`;
-  if (!isObject(exported)) return `${jsonType(exported)}${exported === undefined || exported === null ? "" : ` ${preview(exported)}`}`;
-  const missing = ["id", "meta", "check"].filter((key) => !(key in exported));
-  const meta = exported.meta;
-  if (missing.length === 0 && isObject(meta)) missing.push(...["schema", "messages"].filter((key) => !isObject(meta[key])).map((key) => `meta.${key}`));
-  const keys = Object.keys(exported);
-  return `an object with keys ${keys.join(", ") || "(none)"}${missing.length === 0 ? "" : ` (missing ${missing.join(", ")})`}`;
 }
 
 export interface RulesForInput {

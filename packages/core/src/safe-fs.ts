@@ -1,0 +1,343 @@
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
+import path from "node:path";
+
+/**
+ * The one way returnlint touches a path that someone else may control (a project a
+ * subagent writes in): every read, write, delete and lock below a directory goes
+ * through a `SafeDir`, an open descriptor of that directory.
+ *
+ * On Linux a name below a `SafeDir` is reached as `/proc/self/fd/N/name`: the kernel
+ * resolves the directory from the descriptor, not from a path that may have been swapped
+ * for a symlink since, so a check and the open or delete that follows it see the same
+ * directory. Subdirectories are opened with O_NOFOLLOW, files with O_NOFOLLOW and
+ * O_NONBLOCK (a FIFO never blocks an open), and what was opened is compared with what
+ * was checked (device and inode). Where /proc is not mounted (macOS, Windows, some
+ * containers) the same checks run on paths: a directory swapped between two system
+ * calls is then not excluded (SECURITY.md says so).
+ */
+
+const PROC_FD = "/proc/self/fd";
+/** Opens a directory for lookups only: no read permission needed, no side effect (Linux's O_PATH, not in fs.constants). */
+const O_PATH = 0o10000000;
+const NOFOLLOW = constants.O_NOFOLLOW;
+const NONBLOCK = constants.O_NONBLOCK;
+const DIRECTORY = constants.O_DIRECTORY;
+const NOCTTY = constants.O_NOCTTY;
+
+let throughDescriptors: boolean | undefined;
+
+/** Whether names below an open directory can be reached through its descriptor. */
+export function descriptorsResolve(): boolean {
+  throughDescriptors ??= process.platform === "linux" && existsSync(PROC_FD) && typeof NOFOLLOW === "number";
+  return throughDescriptors;
+}
+
+/** Why a path below a `SafeDir` was refused. */
+export type UnsafeKind = "symlink" | "notDirectory" | "missing" | "notFile" | "changed";
+
+export class UnsafePathError extends Error {
+  override readonly name = "UnsafePathError";
+  constructor(
+    readonly kind: UnsafeKind,
+    /** The path as the caller named it (relative to where the walk started). */
+    readonly at: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A file's identity while it exists: the same device and inode is the same file. */
+export interface Identity {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+export const sameFile = (a: Identity, b: Identity): boolean => a.dev === b.dev && a.ino === b.ino;
+
+const unique = (): string => `${String(process.pid)}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+
+/** An open directory, and the only way to reach the names inside it. */
+export class SafeDir {
+  private closed = false;
+
+  private constructor(
+    /** Its real path when it was opened: for containment checks and messages. */
+    readonly real: string,
+    /** The descriptor, where descriptors resolve (Linux); undefined elsewhere. */
+    private readonly fd: number | undefined,
+    readonly identity: Identity,
+  ) {}
+
+  /** Opens a directory the user named (symlinks in `dir` are the user's and are followed). */
+  static open(dir: string): SafeDir {
+    const real = realpathSync.native(dir);
+    if (!descriptorsResolve()) {
+      const stats = statSync(real);
+      if (!stats.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, open '${dir}'`), { code: "ENOTDIR" });
+      return new SafeDir(real, undefined, stats);
+    }
+    const fd = openSync(real, O_PATH | DIRECTORY);
+    return new SafeDir(real, fd, fstatSync(fd));
+  }
+
+  /** The path through which system calls reach `name` in this directory. */
+  at(name: string): string {
+    if (this.closed) throw new Error(`internal: ${this.real} was used after it was closed`);
+    return this.fd === undefined ? path.join(this.real, name) : `${PROC_FD}/${String(this.fd)}/${name}`;
+  }
+
+  /** What `name` is, without following it; undefined when there is nothing by that name. */
+  lstat(name: string): Stats | undefined {
+    try {
+      return lstatSync(this.at(name));
+    } catch (error) {
+      if (codeOf(error) === "ENOENT") return undefined;
+      throw error;
+    }
+  }
+
+  readlink(name: string): string {
+    return readlinkSync(this.at(name));
+  }
+
+  /**
+   * The subdirectory `name`, never through a symlink. `create` makes it when it is
+   * missing (mode 0o777 less the umask, like mkdir).
+   */
+  child(name: string, options: { readonly create?: boolean } = {}): SafeDir {
+    if (name === "" || name === "." || name === ".." || name.includes("/")) throw new Error(`internal: "${name}" is not a single path component`);
+    if (options.create === true) {
+      try {
+        mkdirSync(this.at(name));
+      } catch (error) {
+        if (codeOf(error) !== "EEXIST") throw error;
+      }
+    }
+    const stats = this.lstat(name);
+    if (stats === undefined) throw new UnsafePathError("missing", name, `${name} does not exist`);
+    if (stats.isSymbolicLink()) throw new UnsafePathError("symlink", name, `${name} is a symbolic link`);
+    if (!stats.isDirectory()) throw new UnsafePathError("notDirectory", name, `${name} is not a directory`);
+    if (this.fd === undefined) return new SafeDir(path.join(this.real, name), undefined, stats);
+    let fd: number;
+    try {
+      fd = openSync(this.at(name), O_PATH | DIRECTORY | NOFOLLOW);
+    } catch (error) {
+      // Swapped for a symlink or a file since the lstat.
+      if (codeOf(error) === "ENOTDIR" || codeOf(error) === "ELOOP") throw new UnsafePathError("changed", name, `${name} changed while it was opened`);
+      throw error;
+    }
+    const opened = fstatSync(fd);
+    if (!sameFile(opened, stats)) {
+      closeSync(fd);
+      throw new UnsafePathError("changed", name, `${name} changed while it was opened`);
+    }
+    return new SafeDir(path.join(this.real, name), fd, opened);
+  }
+
+  /** The parent directory, as the kernel sees it (`..` of this very directory). */
+  parent(): SafeDir {
+    if (this.fd === undefined) return SafeDir.open(path.dirname(this.real));
+    const fd = openSync(this.at(".."), O_PATH | DIRECTORY);
+    return new SafeDir(path.dirname(this.real), fd, fstatSync(fd));
+  }
+
+  /** Opens `name` for reading: never through a symlink, never blocking on a FIFO; throws UnsafePathError for anything but a regular file. */
+  openFile(name: string): { readonly fd: number; readonly stats: Stats } {
+    let fd: number;
+    try {
+      fd = openSync(this.at(name), constants.O_RDONLY | NOFOLLOW | NONBLOCK | NOCTTY);
+    } catch (error) {
+      if (codeOf(error) === "ELOOP") throw new UnsafePathError("symlink", name, `${name} is a symbolic link`);
+      if (codeOf(error) === "ENOENT") throw new UnsafePathError("missing", name, `${name} does not exist`);
+      throw error;
+    }
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      closeSync(fd);
+      throw new UnsafePathError("notFile", name, `${name} is not a regular file`);
+    }
+    return { fd, stats };
+  }
+
+  /** Creates `name` with `content`, failing with EEXIST when anything (a symlink included) has that name. */
+  createExclusive(name: string, content: string | Buffer, mode = 0o666): Identity {
+    const fd = openSync(this.at(name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode);
+    try {
+      writeFully(fd, typeof content === "string" ? Buffer.from(content) : content);
+      return fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * Replaces `name` with `content` so that readers see the old content or the new,
+   * never a part: written to a temporary file in this directory, then renamed over.
+   * A symlink by that name is replaced, never followed; a directory is refused by the kernel.
+   */
+  replace(name: string, content: string | Buffer, mode?: number): void {
+    const temp = `${name}.${unique()}.tmp`;
+    try {
+      this.createExclusive(temp, content, mode);
+      if (mode !== undefined) chmodSync(this.at(temp), mode);
+      renameSync(this.at(temp), this.at(name));
+    } catch (error) {
+      rmSync(this.at(temp), { force: true });
+      throw error;
+    }
+  }
+
+  rename(from: string, to: string): void {
+    renameSync(this.at(from), this.at(to));
+  }
+
+  /** A second name for the file `from`; EEXIST when `to` exists (never replaces). */
+  link(from: string, to: string): void {
+    linkSync(this.at(from), this.at(to));
+  }
+
+  unlink(name: string): void {
+    unlinkSync(this.at(name));
+  }
+
+  list(): string[] {
+    return readdirSync(this.fd === undefined ? this.real : `${PROC_FD}/${String(this.fd)}`);
+  }
+
+  /** Whether `real`, a real path, is this directory or below it. Every path is below the file system's root. */
+  contains(real: string): boolean {
+    if (this.real === path.parse(this.real).root) return path.isAbsolute(real);
+    return real === this.real || real.startsWith(this.real + path.sep);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.fd !== undefined) closeSync(this.fd);
+  }
+}
+
+/** What a path leads to: where it really is, and what is there. */
+export interface OpenedPath {
+  readonly real: string;
+  readonly stats: Stats;
+}
+
+/**
+ * What `target` leads to, judged on a handle that reads nothing: opened with O_PATH
+ * (symlinks followed by the kernel; a FIFO does not block, a device's driver is not
+ * woken), `fstat` for what it is and `/proc/self/fd/N` for where it really is, so the
+ * answer is about one file, whatever is swapped along the path meanwhile. The handle
+ * is closed again. An errno code when there is nothing there. Without /proc:
+ * realpath, then stat (a swap between the two is not excluded).
+ */
+export function openPath(target: string): OpenedPath | string {
+  if (!descriptorsResolve()) {
+    try {
+      const real = realpathSync.native(target);
+      return { real, stats: statSync(real) };
+    } catch (error) {
+      return codeOf(error) ?? "EIO";
+    }
+  }
+  let fd: number;
+  try {
+    fd = openSync(target, O_PATH);
+  } catch (error) {
+    return codeOf(error) ?? "EIO";
+  }
+  try {
+    const stats = fstatSync(fd);
+    const real = readlinkSync(`${PROC_FD}/${String(fd)}`);
+    // Unlinked since it was opened: nothing is there any more.
+    if (stats.nlink === 0) return "ENOENT";
+    return { real, stats };
+  } catch (error) {
+    return codeOf(error) ?? "EIO";
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads up to `limit` bytes of the regular file `target` leads to, if `accept` takes
+ * what is there (its identity, its links, where it is). The file read is the one
+ * judged: on Linux it is reopened for reading through the very handle that was judged.
+ */
+export function readPath(target: string, limit: number, accept: (opened: OpenedPath) => boolean): Buffer | null {
+  if (!descriptorsResolve()) {
+    const judged = openPath(target);
+    if (typeof judged === "string" || !judged.stats.isFile() || !accept(judged)) return null;
+    try {
+      const fd = openSync(judged.real, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+      try {
+        return sameFile(fstatSync(fd), judged.stats) ? readPrefix(fd, limit) : null;
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      return null;
+    }
+  }
+  let handle: number;
+  try {
+    handle = openSync(target, O_PATH);
+  } catch {
+    return null;
+  }
+  try {
+    const stats = fstatSync(handle);
+    if (!stats.isFile() || !accept({ real: readlinkSync(`${PROC_FD}/${String(handle)}`), stats })) return null;
+    const fd = openSync(`${PROC_FD}/${String(handle)}`, constants.O_RDONLY | NONBLOCK | NOCTTY);
+    try {
+      return sameFile(fstatSync(fd), stats) ? readPrefix(fd, limit) : null;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(handle);
+  }
+}
+
+/** Reads up to `limit` bytes from the start of an open file. */
+export function readPrefix(fd: number, limit: number): Buffer {
+  const buffer = Buffer.allocUnsafe(limit);
+  let filled = 0;
+  for (let read = -1; read !== 0 && filled < limit; filled += read) {
+    read = readSync(fd, buffer, filled, limit - filled, filled);
+  }
+  return buffer.subarray(0, filled);
+}
+
+function writeFully(fd: number, buffer: Buffer): void {
+  for (let written = 0; written < buffer.length; ) written += writeSync(fd, buffer, written, buffer.length - written);
+}
+
+export function codeOf(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null ? (error as NodeJS.ErrnoException).code : undefined;
+}
+
+export { unique as uniqueSuffix };
