@@ -91,6 +91,8 @@ export function run(command: string, args: readonly string[], options: { cwd: st
       stopGroup(child.pid);
       resolve({ status, stdout, stderr, timedOut });
     });
+    // A program that exits without reading its input (publint, attw) closes the pipe first: not an error.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(options.input ?? "");
   });
 }

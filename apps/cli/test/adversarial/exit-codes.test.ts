@@ -133,6 +133,12 @@ process.stdout.write(JSON.stringify({ status: r.status, stdout: r.stdout, stderr
   it("a command named constructor, and a status named __proto__: names, not Object.prototype", () => {
     const root = scratch();
     write(root, { "r.json": v7Return([], { status: "__proto__" }) });
+    // Not configured: an unknown command, said as such (usage, exit 2), not found on Object.prototype.
+    const unknown = run(["check", "r.json", "--command", "constructor", "--format", "json"], { cwd: root });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^returnlint: Unknown command "constructor"; known: research, plan, revise, implement\./);
+    // Configured: a command like any other, and the status __proto__ is not a known status.
+    write(root, { "returnlint.config.json": { commands: { constructor: {} } } });
     const ran = run(["check", "r.json", "--command", "constructor", "--format", "json"], { cwd: root });
     expect(ran.status).toBe(1);
     expect(ran.stdout).not.toContain("function");
