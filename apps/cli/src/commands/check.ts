@@ -257,8 +257,10 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     }
 
     const inputs = verdicts.map(({ one }) => one.input);
-    if (tasks !== undefined && tasks.length > 1) await emitMany(outputs, inputs, { ...io, color });
-    else if (inputs[0] !== undefined) await emitOutputs(outputs, inputs[0], { ...io, color });
+    // Not `{ ...io }`: spreading would read io.stdin, whose stream a run that reads a file never needs.
+    const printer = { color, stdout: (text: string) => { io.stdout(text); } };
+    if (tasks !== undefined && tasks.length > 1) await emitMany(outputs, inputs, printer);
+    else if (inputs[0] !== undefined) await emitOutputs(outputs, inputs[0], printer);
 
     for (const { one, code, consumed } of verdicts) {
       const { report, source } = one.input;
@@ -297,7 +299,7 @@ function isDirectory(dir: string): boolean {
 }
 
 /** Several returns (`--task` with a range or a list): each output is one document for them all. */
-async function emitMany(outputs: readonly Output[], inputs: readonly Omit<FormatterInput, "color">[], io: CommandIo): Promise<void> {
+async function emitMany(outputs: readonly Output[], inputs: readonly Omit<FormatterInput, "color">[], io: { readonly color: boolean; stdout(text: string): void }): Promise<void> {
   const rendered = await Promise.all(
     outputs.map(async (output) => {
       const format = await MANY_FORMATTERS[output.format]?.();
