@@ -195,6 +195,30 @@ sections.push({
   });
 }
 
+// Case 6: the MCP server (issue 18): from spawning it to its first tools/list answer, next to a
+// cold `returnlint check` of the same return in the same rounds; then validate_return round trips.
+{
+  log("Case 6: the MCP server …");
+  const rounds = quick ? 3 : 15;
+  const ran = spawnSync(NODE, [path.join(REPO, "bench", "mcp.mjs"), check.root, String(rounds), String(plan.apiSeconds)], { cwd: REPO, env: childEnv(), encoding: "utf8" });
+  if (ran.status !== 0) throw new Error(`bench/mcp.mjs exited ${String(ran.status)}: ${ran.stderr}`);
+  const { startMs, checkMs, perSecond: trips } = JSON.parse(ran.stdout);
+  const start = stats(startMs);
+  const cold = stats(checkMs);
+  const rate = stats(trips);
+  sections.push({
+    title: "Case 6: the MCP server, @returnlint/mcp over stdio",
+    note: `bench/mcp.mjs with the SDK's Client; ${String(rounds)} rounds after two warm-up rounds, each a server start and a cold check, interleaved; then 3 rounds of ${String(plan.apiSeconds)} s of validate_return calls on one connection (bench/.work/check/return.json, two artifacts)`,
+    header: ["what", "min", "median", "max", "÷ returnlint check"],
+    rows: [
+      ["server start → first tools/list answer", ms(start.min), ms(start.median), ms(start.max), ratio(start.median / cold.median)],
+      ["returnlint check, cold (same rounds)", ms(cold.min), ms(cold.median), ms(cold.max), ratio(1)],
+      ["validate_return round trips after start", perSecond(rate.min), perSecond(rate.median), perSecond(rate.max), ""],
+    ],
+    commands: [`node bench/mcp.mjs bench/.work/check ${String(rounds)} ${String(plan.apiSeconds)}`],
+  });
+}
+
 const machine = {
   cpu: os.cpus()[0]?.model ?? "unknown",
   nproc: os.availableParallelism(),

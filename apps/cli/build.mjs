@@ -91,14 +91,16 @@ for (const name of ruleDependencies) {
   readmes[rule.id] = readFileSync(path.join(folder, "README.md"), "utf8");
 }
 writeFileSync(new URL("rule-docs.mjs", generated), `export const RULE_DOCS = ${JSON.stringify(readmes, null, 2)};\n`);
-const ruleDocs = {
+/** catalogue.ts's `import("./rule-docs.js")`: the bin requires the chunk; the library bundles the READMEs into a lazy chunk of its own. */
+const ruleDocs = (target) => ({
   name: "rule-docs",
   setup(plugin) {
-    plugin.onResolve({ filter: /^\.\.\/rule-docs\.js$/ }, (args) =>
-      /[\\/]cli[\\/]src[\\/]commands$/.test(args.resolveDir) ? { path: "./chunks/rule-docs.cjs", external: true } : undefined,
-    );
+    plugin.onResolve({ filter: /^\.\/rule-docs\.js$/ }, (args) => {
+      if (!/[\\/]cli[\\/]src$/.test(args.resolveDir)) return undefined;
+      return target === "bin" ? { path: "./chunks/rule-docs.cjs", external: true } : { path: fileURLToPath(new URL("rule-docs.mjs", generated)) };
+    });
   },
-};
+});
 
 // Chart.js, for the audit's HTML report: its text inlined into a chunk the bin requires only for
 // `audit --format html`, so that the report is one self-contained page and the installed CLI needs
@@ -125,7 +127,7 @@ await Promise.all([
     chunkNames: "chunks/[name]-[hash]",
     splitting: true,
     format: "esm",
-    plugins: [precompiled],
+    plugins: [precompiled, ruleDocs("library")],
     banner: { js: "import { createRequire as __returnlintRequire } from 'node:module'; const require = __returnlintRequire(import.meta.url);" },
   }),
   // No import() in cli.cjs: the lazy chunks become requires, and the user's files are imported
@@ -136,7 +138,7 @@ await Promise.all([
     outfile: "dist/cli.cjs",
     format: "cjs",
     supported: { "dynamic-import": false },
-    plugins: [lazyConfigChunks, precompiled, ruleDocs, chartLibrary],
+    plugins: [lazyConfigChunks, precompiled, ruleDocs("bin"), chartLibrary],
   }),
   build({ ...shared, entryPoints: [fileURLToPath(new URL("chart-library.mjs", generated))], outfile: "dist/chunks/chart-library.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [fileURLToPath(new URL("rule-docs.mjs", generated))], outfile: "dist/chunks/rule-docs.cjs", format: "cjs" }),

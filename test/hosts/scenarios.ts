@@ -199,3 +199,28 @@ export function opencodeExplore(): Scenario {
     ],
   };
 }
+
+/** The subagent's MCP call of returnlint's validate_return, as Claude Code names the tool. */
+export const VALIDATE_RETURN = "mcp__returnlint__validate_return";
+
+/**
+ * Claude Code with returnlint's MCP server: the subagent checks its own return before it
+ * returns; told the report is missing, it writes it, checks again, and returns once it passes.
+ * Claude Code gives the model a tool's structured content when there is one: the report's JSON.
+ */
+export function selfCheckThenReturn(root: string, agent = "lean-research-agent"): Scenario {
+  const check: Block = { tool: VALIDATE_RETURN, input: { text: consoleReturn(REPORT, agent), command: "research" } };
+  return {
+    name: "the subagent checks its return with validate_return",
+    agents: { [agent]: RESEARCHER_PROMPT },
+    turns: [
+      { name: "parent delegates", agent: "main", when: PARENT_PROMPT, times: 1, reply: [delegate(agent, RESEARCH_TASK)] },
+      { name: "subagent checks its return", agent, when: RESEARCH_TASK, times: 1, reply: [check] },
+      { name: "subagent writes the report validate_return said is missing", agent, when: `"message":"Artifact does not exist: ${REPORT}"`, times: 1, reply: [write(root, REPORT, "# Research\n\nChecked before returning.\n")] },
+      { name: "subagent returns", agent, when: '{"ok":true,', reply: [text(consoleReturn(REPORT, agent))] },
+      // The subagent's next request after the write (the Write tool's result, whatever Claude Code words it).
+      { name: "subagent checks again", agent, times: 1, reply: [check] },
+      parentDone,
+    ],
+  };
+}

@@ -1,4 +1,4 @@
-import type { AnyRule, LoadedConfig, LoadedRule, RuleEntry, RuleMeta, Severity } from "@returnlint/core";
+import { closest, renderOptionsTable, ReturnlintError, type AnyRule, type LoadedConfig, type LoadedRule, type RuleEntry, type RuleMeta, type Severity } from "@returnlint/core";
 import { BUILTIN_RULES } from "./registry.js";
 
 /** What the config file itself says about a rule: its severity under `rules`, and under each command that names it. */
@@ -62,4 +62,56 @@ export function ruleText(rule: AnyRule): { readonly description: string; readonl
 /** The entry a user means by `name`: the id the config uses, or the rule's own id. */
 export function findRule(entries: readonly CatalogueEntry[], name: string): CatalogueEntry | undefined {
   return entries.find((entry) => entry.id === name) ?? entries.find((entry) => entry.loaded.rule.id === name);
+}
+
+/** One rule as `returnlint rules --format json` (and the MCP server's `list_rules`) lists it. */
+export function ruleListing(entry: CatalogueEntry) {
+  const { description, docs } = ruleText(entry.loaded.rule);
+  return {
+    id: entry.id,
+    description,
+    docs: docs === "" ? null : docs,
+    source: entry.loaded.source,
+    builtin: entry.builtin,
+    presets: entry.presets,
+    ...(entry.configured === undefined ? {} : { config: entry.configured }),
+  };
+}
+
+/**
+ * A rule's documentation, as `returnlint explain RULE` prints it: a built-in rule's README,
+ * or what a custom rule's meta says. An unknown name is a usage error with a "did you mean".
+ */
+export async function explainRule(entries: readonly CatalogueEntry[], name: string): Promise<string> {
+  const entry = findRule(entries, name);
+  if (entry === undefined) {
+    const guess = closest(name, entries.map((known) => known.id));
+    throw new ReturnlintError("USAGE", `Unknown rule "${name}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}. "returnlint rules" lists the rules.`);
+  }
+  const readme = entry.builtin ? (await import("./rule-docs.js")).RULE_DOCS[entry.loaded.rule.id] : undefined;
+  return readme ?? describe(entry);
+}
+
+/** What the rule's own meta says, for a rule that comes without a README. */
+function describe(entry: CatalogueEntry): string {
+  const { rule, source } = entry.loaded;
+  const { description, docs } = ruleText(rule);
+  const messages = Object.entries(rule.meta.messages).map(([id, message]) => `- \`${id}\`: ${message.text}`);
+  return [
+    `# ${rule.id}`,
+    "",
+    description,
+    "",
+    `From: ${source}`,
+    `Docs: ${docs === "" ? "(no docs link in its meta)" : docs}`,
+    "",
+    "## Options",
+    "",
+    renderOptionsTable(rule.meta),
+    "",
+    "## Messages",
+    "",
+    ...messages,
+    "",
+  ].join("\n");
 }

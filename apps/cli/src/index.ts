@@ -6,5 +6,6 @@ import { RULE_WORKER } from "@returnlint/core";
 
 export { validate, loadReturnlintConfig, type ConfigOptions, type ValidateOptions, type ValidationReport } from "./api.js";
 export { BUILTIN_RULES } from "./registry.js";
+export { describeRule, lintFile, lintTask, lintText, listRules, type LintedReturn, type LintOptions } from "./lint.js";
 export { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Located, type Problem } from "./hook/subagent.js";
 export { ReturnlintError, defineRule, type Report, type Result, type ReturnOrigin, type Rule } from "@returnlint/core";

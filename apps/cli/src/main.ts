@@ -16,6 +16,7 @@ Commands:
   hook claude          a Claude Code SubagentStop/Stop hook: block a stop whose return fails
   init                 write a commented returnlint.config.yaml for your format
   init claude|opencode set up a host: the Claude Code hook, the OpenCode plugin
+  mcp                  the MCP server (from @returnlint/mcp): a subagent checks its own return
   rules                list every rule, its severity in each preset and its docs
   explain RULE         print a rule's documentation
   print-config         print the rules, severities and options a command runs (JSON)
@@ -37,6 +38,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   explain: async () => (await import("./commands/explain.js")).explain,
   hook: async () => (await import("./commands/hook.js")).hook,
   init: async () => (await import("./commands/init.js")).init,
+  mcp: async () => (await import("./commands/mcp.js")).mcp,
   "print-config": async () => (await import("./commands/print-config.js")).printConfig,
   rules: async () => (await import("./commands/rules.js")).rules,
   scan: async () => (await import("./commands/scan.js")).scan,

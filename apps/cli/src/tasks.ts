@@ -164,6 +164,22 @@ export function openTaskReturn(root: string, task: string): MetadataFile {
   return MetadataFile.open(root, ["specs", taskFolder(root, task), RETURN_FILE], `Task ${task}`);
 }
 
+/** A metadata file that should be there and is not: the agent's missing return (a finding, like any other). */
+export interface MissingReturn {
+  /** Where the file should be. */
+  readonly missing: string;
+}
+
+/** Task N's metadata file, held open (see MetadataFile), or where it should be when the task's folder has none. */
+export function openTask(root: string, task: string): MetadataFile | MissingReturn {
+  try {
+    return openTaskReturn(root, task);
+  } catch (error) {
+    if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
+    return { missing: path.join(root, "specs", taskFolder(root, task), RETURN_FILE) };
+  }
+}
+
 /**
  * The text of task N's metadata file, for the hook: the folder a message names
  * (`specs/N_slug/`) when it is there, else the task's folder however it is padded.

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
 import { project, returnlint, STACK_FRAME } from "./helpers.js";
+
+const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 
 const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
 const settingsOf = (root: string) => JSON.parse(readFileSync(path.join(root, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
@@ -19,7 +22,8 @@ describe("returnlint init claude", () => {
     const run = returnlint(["init", "claude"], { cwd: root });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      'Added the returnlint SubagentStop hook to .claude/settings.json (matcher "lean-research-agent|planner|proof-writer").\nNext: npm install --save-dev returnlint   (the hook runs it with npx --no-install)\n',
+      'Added the returnlint SubagentStop hook to .claude/settings.json (matcher "lean-research-agent|planner|proof-writer").\nNext: npm install --save-dev returnlint   (the hook runs it with npx --no-install)\n' +
+        'Also: "returnlint init claude --mcp" adds the MCP server, so that a subagent can check its own return before it stops (docs/mcp.md).\n',
     );
     expect(run.status).toBe(0);
     expect(settingsOf(root)).toEqual({
@@ -42,6 +46,36 @@ describe("returnlint init claude", () => {
     const withMore = project({ ".claude/agents/planner.md": agent("planner"), ".claude/agents/implementer.md": agent("implementer"), ".claude/settings.json": settingsOf(root) });
     expect(returnlint(["init", "claude"], { cwd: withMore }).stdout).toContain('Updated the returnlint hook\'s matcher in .claude/settings.json (matcher "implementer|planner")');
     expect(settingsOf(withMore).hooks.SubagentStop).toEqual([{ matcher: "implementer|planner", hooks: [HOOK] }]);
+  });
+
+  it("--mcp adds the MCP server as docs/mcp.md shows it, next to what is there, and is idempotent", () => {
+    const docs = readFileSync(path.join(REPO, "docs", "mcp.md"), "utf8");
+    const block = (name: string) => JSON.parse(new RegExp(`<!-- hosts-suite: ${name} -->\\n\`\`\`json\\n([\\s\\S]*?)\\n\`\`\``).exec(docs)?.[1] ?? "null") as Record<string, unknown>;
+    const root = project({
+      ".mcp.json": { mcpServers: { other: { command: "other-server" } } },
+      ".claude/settings.local.json": { permissions: { allow: ["Bash(ls)"] } },
+    });
+    const run = returnlint(["init", "claude", "--mcp"], { cwd: root });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(
+      "Added the returnlint SubagentStop hook to .claude/settings.json (no matcher: every subagent, the name rule decides).\n" +
+        "Added the returnlint MCP server to .mcp.json.\n" +
+        '.claude/settings.local.json: the returnlint MCP server enabled and its tools ("mcp__returnlint") allowed.\n'.replace(/^/, "Updated ") +
+        "Next: npm install --save-dev returnlint @returnlint/mcp   (the hook and the server run it with npx --no-install)\n",
+    );
+    const read = (file: string) => JSON.parse(readFileSync(path.join(root, file), "utf8")) as Record<string, unknown>;
+    expect(read(".mcp.json")).toEqual({ mcpServers: { other: { command: "other-server" }, ...(block("mcp-json").mcpServers as object) } });
+    expect(read(".claude/settings.local.json")).toEqual({ permissions: { allow: ["Bash(ls)", "mcp__returnlint"] }, enabledMcpjsonServers: ["returnlint"] });
+    // In a fresh project, exactly the docs' files.
+    const fresh = project({});
+    expect(returnlint(["init", "claude", "--mcp"], { cwd: fresh }).status).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(fresh, ".mcp.json"), "utf8"))).toEqual(block("mcp-json"));
+    expect(JSON.parse(readFileSync(path.join(fresh, ".claude", "settings.local.json"), "utf8"))).toEqual(block("mcp-claude-settings"));
+    expect(returnlint(["init", "claude", "--mcp"], { cwd: fresh }).stdout).toBe(".claude/settings.json already runs returnlint, and the MCP server is set up; nothing to change.\n");
+    const opencode = returnlint(["init", "opencode", "--mcp"], { cwd: fresh });
+    expect(opencode.status).toBe(2);
+    expect(opencode.stderr).toBe('returnlint: --mcp is for returnlint init claude; docs/mcp.md shows OpenCode\'s "mcp" entry.\n');
   });
 
   it("--dry-run prints the file it would write and writes nothing", () => {
@@ -104,6 +138,6 @@ describe("returnlint init opencode", () => {
     const run = returnlint(["init", "cursor"], { cwd: project({}) });
     expect(run.status).toBe(2);
     expect(returnlint(["init", "claude", "--local"], { cwd: project({}) }).stderr).toContain("--local is for returnlint init opencode.");
-    expect(returnlint(["init", "claude", "--help"], { cwd: project({}) }).stdout).toContain("Usage: returnlint init claude [--dry-run]");
+    expect(returnlint(["init", "claude", "--help"], { cwd: project({}) }).stdout).toContain("Usage: returnlint init claude [--mcp] [--dry-run]");
   });
 });

@@ -25,6 +25,7 @@ export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, t
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
 export { DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
+export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export {
   BUILTIN_PRESETS,

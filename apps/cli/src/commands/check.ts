@@ -11,7 +11,7 @@ import { emitOutputs, planOutputs, type Output } from "../formatters/output.js";
 import type { FormatterInput } from "../formatters/types.js";
 import { warningsFail, warningsVerdict } from "../formatters/verdict.js";
 import { readReturnFile, readStdin, type ReturnInput } from "../input.js";
-import { MetadataFile, openTaskReturn, parseTaskList, taskFolder, taskTypeFromState } from "../tasks.js";
+import { MetadataFile, openTask, parseTaskList, taskTypeFromState, type MissingReturn } from "../tasks.js";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 
@@ -190,14 +190,8 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
    */
   const open = async (task: string | undefined): Promise<ReturnInput | Missing> => {
     if (task !== undefined) {
-      let held: MetadataFile;
-      try {
-        held = openTaskReturn(root, task);
-      } catch (error) {
-        if (!isReturnlintError(error) || error.code !== "RETURN_NOT_FOUND") throw error;
-        return { missing: path.join(root, "specs", taskFolder(root, task), RETURN_FILE) };
-      }
-      if (values.consume === true) return held;
+      const held = openTask(root, task);
+      if ("missing" in held || values.consume === true) return held;
       held.close();
       return { text: held.text, source: held.source, identity: held.identity };
     }
@@ -276,10 +270,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   }
 }
 
-/** A metadata file that should be there and is not: the agent's missing return. */
-interface Missing {
-  readonly missing: string;
-}
+type Missing = MissingReturn;
 
 /**
  * FILE. A `.return-meta.json` FILE that is not there, in a folder that is, is the

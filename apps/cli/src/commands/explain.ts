@@ -1,7 +1,7 @@
-import { ReturnlintError, closest, renderOptionsTable } from "@returnlint/core";
+import { ReturnlintError } from "@returnlint/core";
 import { configOptions, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
-import { catalogue, findRule, ruleText, type CatalogueEntry } from "../catalogue.js";
+import { catalogue, explainRule } from "../catalogue.js";
 import type { CommandIo } from "./io.js";
 
 export const EXPLAIN_HELP = `Usage: returnlint explain RULE [options]
@@ -36,36 +36,6 @@ export async function explain(argv: readonly string[], io: CommandIo): Promise<n
   if (name === undefined) throw new ReturnlintError("USAGE", 'Name the rule to explain: "returnlint explain artifacts". "returnlint rules" lists them.');
   if (extra.length > 0) throw new ReturnlintError("USAGE", `returnlint explain takes one rule; received ${String(positionals.length)}.`);
   const entries = catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
-  const entry = findRule(entries, name);
-  if (entry === undefined) {
-    const guess = closest(name, entries.map((known) => known.id));
-    throw new ReturnlintError("USAGE", `Unknown rule "${name}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}. "returnlint rules" lists the rules.`);
-  }
-  const readme = entry.builtin ? (await import("../rule-docs.js")).RULE_DOCS[entry.loaded.rule.id] : undefined;
-  io.stdout(readme ?? describe(entry));
+  io.stdout(await explainRule(entries, name));
   return 0;
-}
-
-/** What the rule's own meta says, for a rule that comes without a README. */
-function describe(entry: CatalogueEntry): string {
-  const { rule, source } = entry.loaded;
-  const { description, docs } = ruleText(rule);
-  const messages = Object.entries(rule.meta.messages).map(([id, message]) => `- \`${id}\`: ${message.text}`);
-  return [
-    `# ${rule.id}`,
-    "",
-    description,
-    "",
-    `From: ${source}`,
-    `Docs: ${docs === "" ? "(no docs link in its meta)" : docs}`,
-    "",
-    "## Options",
-    "",
-    renderOptionsTable(rule.meta),
-    "",
-    "## Messages",
-    "",
-    ...messages,
-    "",
-  ].join("\n");
 }

@@ -7,7 +7,7 @@ import { writeInside } from "../atomic.js";
 import { commandForAgent } from "../hook/subagent.js";
 import type { CommandIo } from "./io.js";
 
-export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--dry-run]
+export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--mcp] [--dry-run]
        returnlint init opencode [--local] [--dry-run]
 
 Sets up a host to run returnlint on every subagent return. Both change only
@@ -21,6 +21,10 @@ host is already set up.
              is known (Claude Code reads a matcher of names and "|" as exact
              names). With no such agent, no matcher: the hook runs for every
              subagent and decides by name.
+             --mcp also adds the returnlint MCP server, so that a subagent can
+             check its own return before it stops: "npx --no-install
+             returnlint-mcp" in .mcp.json, and in .claude/settings.local.json
+             the server enabled and its tools allowed (docs/mcp.md).
   opencode   adds "@returnlint/opencode" to the "plugin" list of opencode.json
              (written if missing); OpenCode installs it from the npm registry.
              --local writes .opencode/plugins/returnlint.js instead, which loads
@@ -28,17 +32,19 @@ host is already set up.
 
 Options:
   --dry-run            print what would change, change nothing
+  --mcp                (claude) add the MCP server too
   --local              (opencode) load the plugin from node_modules
   -h, --help           show this help
 
 Install returnlint in the project too: npm install --save-dev returnlint
-(and @returnlint/opencode for --local). Exit codes: 0 done or nothing to do,
+(and @returnlint/mcp for --mcp, @returnlint/opencode for --local). Exit codes: 0 done or nothing to do,
 2 a file that cannot be read as JSON, or usage error.
 `;
 
 const OPTIONS = {
   "dry-run": { type: "boolean" },
   local: { type: "boolean" },
+  mcp: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -69,25 +75,29 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
     throw new ReturnlintError("USAGE", `returnlint init takes claude or opencode; received "${positionals.join(" ")}".`);
   }
   if (host === "claude" && values.local === true) throw new ReturnlintError("USAGE", "--local is for returnlint init opencode.");
+  if (host === "opencode" && values.mcp === true) throw new ReturnlintError("USAGE", "--mcp is for returnlint init claude; docs/mcp.md shows OpenCode's \"mcp\" entry.");
+  const mcp = values.mcp === true;
 
-  const change = host === "claude" ? await claudeChange(io.cwd) : values.local === true ? localPluginChange(io.cwd) : opencodeChange(io.cwd);
-  if (change === undefined) {
-    io.stdout(`${host === "claude" ? ".claude/settings.json already runs returnlint" : "OpenCode already loads @returnlint/opencode"}; nothing to change.\n`);
+  const planned = host === "claude" ? [await claudeChange(io.cwd), ...(mcp ? [mcpServerChange(io.cwd), mcpSettingsChange(io.cwd)] : [])] : [values.local === true ? localPluginChange(io.cwd) : opencodeChange(io.cwd)];
+  const changes = planned.filter((change): change is Change => change !== undefined);
+  if (changes.length === 0) {
+    const done = host === "claude" ? `.claude/settings.json already runs returnlint${mcp ? ", and the MCP server is set up" : ""}` : "OpenCode already loads @returnlint/opencode";
+    io.stdout(`${done}; nothing to change.\n`);
     return 0;
   }
-  const relative = path.relative(io.cwd, change.file);
   if (values["dry-run"] === true) {
-    io.stdout(`Would ${change.verb} ${change.what} (--dry-run: nothing written). ${relative} would read:\n${change.content}`);
+    for (const change of changes) io.stdout(`Would ${change.verb} ${change.what} (--dry-run: nothing written). ${path.relative(io.cwd, change.file)} would read:\n${change.content}`);
     return 0;
   }
-  writeInside(io.cwd, path.relative(io.cwd, change.file).split(path.sep), change.content);
+  for (const change of changes) writeInside(io.cwd, path.relative(io.cwd, change.file).split(path.sep), change.content);
   const next =
     host === "claude"
-      ? "npm install --save-dev returnlint   (the hook runs it with npx --no-install)"
+      ? `npm install --save-dev returnlint${mcp ? " @returnlint/mcp" : ""}   (the hook${mcp ? " and the server run" : " runs"} it with npx --no-install)`
       : values.local === true
         ? `npm install --save-dev ${OPENCODE_PLUGIN}`
         : "nothing: OpenCode installs the plugin from the npm registry when it starts";
-  io.stdout(`${PAST[change.verb]} ${change.what}.\nNext: ${next}\n`);
+  const offer = host === "claude" && !mcp ? 'Also: "returnlint init claude --mcp" adds the MCP server, so that a subagent can check its own return before it stops (docs/mcp.md).\n' : "";
+  io.stdout(`${changes.map((change) => `${PAST[change.verb]} ${change.what}.\n`).join("")}Next: ${next}\n${offer}`);
   return 0;
 }
 
@@ -163,6 +173,43 @@ export function matcherFor(agents: readonly string[]): string | undefined {
   if (agents.length === 0) return undefined;
   if (agents.every((name) => /^[\w-]+$/.test(name))) return agents.join("|");
   return `^(${agents.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`;
+}
+
+// The MCP server (docs/mcp.md)
+
+export const MCP_SERVER = { command: "npx", args: ["--no-install", "returnlint-mcp"] } as const;
+/** Every tool of the server: it only reads. */
+const MCP_PERMISSION = "mcp__returnlint";
+
+function mcpServerChange(cwd: string): Change | undefined {
+  const file = path.join(cwd, ".mcp.json");
+  const existing = readJsonObject(file);
+  const json = existing ?? {};
+  const servers = json.mcpServers ?? {};
+  if (!isObject(servers)) throw unreadable(file, '"mcpServers" is not an object');
+  if (servers.returnlint !== undefined) return undefined;
+  json.mcpServers = { ...servers, returnlint: MCP_SERVER };
+  return { file, content: `${JSON.stringify(json, null, 2)}\n`, verb: "add", what: `the returnlint MCP server to .mcp.json${existing === undefined ? " (a new file)" : ""}` };
+}
+
+/** Claude Code takes a project server's approval and its tools' permissions from the user's own local settings. */
+function mcpSettingsChange(cwd: string): Change | undefined {
+  const file = path.join(cwd, ".claude", "settings.local.json");
+  const existing = readJsonObject(file);
+  const settings = existing ?? {};
+  const enabled = settings.enabledMcpjsonServers ?? [];
+  if (!Array.isArray(enabled)) throw unreadable(file, '"enabledMcpjsonServers" is not an array');
+  const permissions = settings.permissions ?? {};
+  if (!isObject(permissions)) throw unreadable(file, '"permissions" is not an object');
+  const allow = permissions.allow ?? [];
+  if (!Array.isArray(allow)) throw unreadable(file, '"permissions.allow" is not an array');
+  const enable = !enabled.includes("returnlint");
+  const permit = !allow.includes(MCP_PERMISSION) && !allow.some((rule) => typeof rule === "string" && rule.startsWith(`${MCP_PERMISSION}__`));
+  if (!enable && !permit) return undefined;
+  if (enable) settings.enabledMcpjsonServers = [...(enabled as unknown[]), "returnlint"];
+  if (permit) settings.permissions = { ...permissions, allow: [...(allow as unknown[]), MCP_PERMISSION] };
+  const what = `the returnlint MCP server enabled and its tools ("${MCP_PERMISSION}") allowed`;
+  return { file, content: `${JSON.stringify(settings, null, 2)}\n`, ...(existing === undefined ? { verb: "write", what: `.claude/settings.local.json: ${what}` } : { verb: "update", what: `.claude/settings.local.json: ${what}` }) };
 }
 
 // OpenCode

@@ -1,7 +1,7 @@
 import { ReturnlintError } from "@returnlint/core";
 import { configOptions, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../api.js";
-import { catalogue, ruleText, type CatalogueEntry, type Configured } from "../catalogue.js";
+import { catalogue, ruleListing, ruleText, type CatalogueEntry, type Configured } from "../catalogue.js";
 import type { CommandIo } from "./io.js";
 
 export const RULES_HELP = `Usage: returnlint rules [options]
@@ -39,21 +39,8 @@ export async function rules(argv: readonly string[], io: CommandIo): Promise<num
   const format = values.format ?? "table";
   if (format !== "table" && format !== "json") throw new ReturnlintError("USAGE", `--format must be table or json; received "${format}".`);
   const entries = catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
-  io.stdout(format === "json" ? `${JSON.stringify(entries.map(toJson), null, 2)}\n` : table(entries));
+  io.stdout(format === "json" ? `${JSON.stringify(entries.map(ruleListing), null, 2)}\n` : table(entries));
   return 0;
-}
-
-function toJson(entry: CatalogueEntry) {
-  const { description, docs } = ruleText(entry.loaded.rule);
-  return {
-    id: entry.id,
-    description,
-    docs: docs === "" ? null : docs,
-    source: entry.loaded.source,
-    builtin: entry.builtin,
-    presets: entry.presets,
-    ...(entry.configured === undefined ? {} : { config: entry.configured }),
-  };
 }
 
 /** The config column: `warn`, `implement:error`, `warn, implement:error`, or `-` when the config does not name the rule. */

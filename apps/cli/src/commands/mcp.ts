@@ -1,0 +1,46 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { importFile, ReturnlintError } from "@returnlint/core";
+import type { CommandIo } from "./io.js";
+
+export const MCP_HELP = `Usage: returnlint mcp [options]
+
+Starts the returnlint MCP server on standard input and output, so that a subagent
+can check its own return before it returns (tools validate_return, check_task,
+list_rules, explain_rule). It is the server of the @returnlint/mcp package, which
+this command finds in the project (npm install -D @returnlint/mcp) or beside
+returnlint; its bin, returnlint-mcp, starts the same server.
+
+Options:
+  -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
+  -h, --help           show this help
+
+Exit codes: 0 when the client closes the connection, 2 usage error or no @returnlint/mcp.
+Docs: https://github.com/returnlint/returnlint/blob/main/docs/mcp.md
+`;
+
+type ServerMain = (argv: readonly string[], io: { stdout(text: string): void; stderr(text: string): void }) => Promise<number>;
+
+export async function mcp(argv: readonly string[], io: CommandIo): Promise<number> {
+  if (argv.includes("-h") || argv.includes("--help")) {
+    io.stdout(MCP_HELP);
+    return 0;
+  }
+  const entry = locate(io.cwd);
+  const loaded = (await importFile(entry)) as { main?: unknown };
+  if (typeof loaded.main !== "function") throw new ReturnlintError("USAGE", `${entry} is not the @returnlint/mcp server (it exports no main).`);
+  return (loaded.main as ServerMain)(argv, { stdout: (text) => { io.stdout(text); }, stderr: (text) => { io.stderr(text); } });
+}
+
+/** @returnlint/mcp as the project installs it, else beside this returnlint (a global install of both). */
+function locate(cwd: string): string {
+  for (const from of [path.join(cwd, "package.json"), process.argv[1] ?? ""]) {
+    if (from === "") continue;
+    try {
+      return createRequire(from).resolve("@returnlint/mcp");
+    } catch {
+      // Not there: try the next place.
+    }
+  }
+  throw new ReturnlintError("USAGE", "returnlint mcp needs the @returnlint/mcp package: install it in the project (npm install -D @returnlint/mcp), or run its bin with npx -y @returnlint/mcp.");
+}

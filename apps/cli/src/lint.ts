@@ -1,0 +1,96 @@
+import path from "node:path";
+import { ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { validate, type ValidateOptions } from "./api.js";
+import { knownCommand } from "./args.js";
+import { catalogue, explainRule, ruleListing } from "./catalogue.js";
+import { formatterContext } from "./formatters/context.js";
+import { reportObject } from "./formatters/json.js";
+import { reask } from "./formatters/reask.js";
+import { passed } from "./formatters/verdict.js";
+import { MetadataFile, openTask } from "./tasks.js";
+
+/**
+ * The library's view of one checked return, for hosts that are neither a shell nor a
+ * hook (the MCP server): the object `check --format json` prints, and the lines
+ * `check --format reask` addresses to the subagent.
+ */
+export interface LintedReturn {
+  readonly report: ReturnType<typeof reportObject>;
+  /** `--format reask`: one line per problem, or "The return is valid …; nothing to fix." */
+  readonly reask: string;
+}
+
+export interface LintOptions extends Omit<ValidateOptions, "config" | "source" | "missingFile" | "fromFile" | "returnFiles"> {
+  /** The config, loaded once with `loadReturnlintConfig`. */
+  readonly config: LoadedConfig;
+  /** The project root: artifact paths are relative to it, and only files inside it are read. */
+  readonly root: string;
+}
+
+/** A return given as text (a subagent's final message, or the JSON alone). */
+export function lintText(text: string, options: LintOptions & { readonly source?: string }): Promise<LintedReturn> {
+  return lint(text, { ...options, source: options.source ?? "<text>", fromFile: false });
+}
+
+/**
+ * A return in a file inside the root, read through real folders only (a link on the way
+ * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file;
+ * any other file holds a console return.
+ */
+export async function lintFile(file: string, options: LintOptions): Promise<LintedReturn> {
+  const absolute = path.resolve(options.root, file);
+  const relative = path.relative(options.root, absolute);
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
+    throw new ReturnlintError("USAGE", `${file} is outside the project root (${options.root}); returnlint reads returns only inside it.`);
+  }
+  const metadataFile = path.basename(relative) === ".return-meta.json";
+  let held: MetadataFile;
+  try {
+    held = MetadataFile.open(options.root, relative.split(path.sep), relative);
+  } catch (error) {
+    if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
+    // A metadata file the agent did not write is a finding; any other missing file is a wrong path.
+    if (metadataFile) return lint("", { ...options, source: relative, fromFile: true, missingFile: true });
+    throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${relative}: there is no such file in the project root.`);
+  }
+  held.close();
+  return lint(held.text, { ...options, source: relative, fromFile: metadataFile, returnFiles: [held.identity] });
+}
+
+/** Task N's metadata file (`specs/{N}_{SLUG}/.return-meta.json`); a task folder without one is a finding, as in `check --task`. */
+export async function lintTask(task: string, options: LintOptions): Promise<LintedReturn> {
+  const found = openTask(options.root, task);
+  if ("missing" in found) {
+    return lint("", { ...options, task, source: path.relative(options.root, found.missing), fromFile: true, missingFile: true });
+  }
+  found.close();
+  return lint(found.text, { ...options, task, source: path.relative(options.root, found.source), fromFile: true, returnFiles: [found.identity] });
+}
+
+async function lint(text: string, options: LintOptions & Pick<ValidateOptions, "fromFile" | "missingFile" | "returnFiles"> & { readonly source: string }): Promise<LintedReturn> {
+  // A misspelt command would run the wrong preset: it is a usage error, with a "did you mean", as in `check --command`.
+  const report = await validate(text, { ...options, command: knownCommand(options.config, options.command ?? undefined) });
+  const input = {
+    report,
+    source: options.source,
+    cwd: options.root,
+    ...(options.task === undefined ? {} : { task: options.task }),
+    ...formatterContext(options.config, text, { command: report.command, origin: report.origin, ...(options.preset === undefined ? {} : { preset: options.preset }) }),
+    color: false,
+    quiet: false,
+  };
+  return {
+    report: reportObject(report, options.source, { ok: passed(input), quiet: false, ...(options.task === undefined ? {} : { task: options.task }) }),
+    reask: reask(input),
+  };
+}
+
+/** Every rule, as `returnlint rules --format json` lists them. */
+export function listRules(config: LoadedConfig): ReturnType<typeof ruleListing>[] {
+  return catalogue(config).map(ruleListing);
+}
+
+/** One rule's documentation, as `returnlint explain RULE` prints it. */
+export function describeRule(config: LoadedConfig, name: string): Promise<string> {
+  return explainRule(catalogue(config), name);
+}
