@@ -54,8 +54,8 @@ const lazyConfigChunks = {
 };
 
 // Every built-in schema compiled ahead of time with ajv's standalone code: loading a config
-// of built-in rules needs no ajv at run time (about 60 ms of start-up). src/precompiled.ts is
-// replaced, in both bundles, by a module that exports them.
+// of built-in rules needs no ajv at run time (about 60 ms of start-up). @returnlint/api's
+// precompiled.js is replaced, in both bundles, by a module that exports them.
 const manifest = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8"));
 const schemas = [["config", configSchema]];
 const ruleDependencies = Object.keys(manifest.dependencies).filter((dependency) => dependency.startsWith("@returnlint/rule-")).sort();
@@ -77,11 +77,15 @@ writeFileSync(
 const precompiled = {
   name: "precompiled-validators",
   setup(plugin) {
-    plugin.onResolve({ filter: /^\.\/precompiled\.js$/ }, (args) =>
-      /[\\/]cli[\\/]src$/.test(args.resolveDir) ? { path: fileURLToPath(new URL("precompiled.mjs", generated)) } : undefined,
-    );
+    plugin.onResolve({ filter: /^\.\/precompiled\.js$/ }, (args) => {
+      if (!/[\\/]api[\\/]dist$/.test(args.resolveDir)) return undefined;
+      precompiledReplaced += 1;
+      return { path: fileURLToPath(new URL("precompiled.mjs", generated)) };
+    });
   },
 };
+/** How many bundles had @returnlint/api's precompiled.js replaced: a build that missed one fails below. */
+let precompiledReplaced = 0;
 
 // The built-in rules' READMEs, for `returnlint explain`: a chunk the bin requires only then.
 const readmes = {};
@@ -145,6 +149,9 @@ await Promise.all([
   // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.
   build({ ...shared, entryPoints: [configModule("../rule-worker")], outfile: "dist/chunks/rule-worker.cjs", format: "cjs", plugins: [lazyConfigChunks] }),
 ]);
+
+// Both bundles must carry the precompiled validators: if @returnlint/api's module moved, say so.
+if (precompiledReplaced < 2) throw new Error(`@returnlint/api's precompiled.js was replaced in ${String(precompiledReplaced)} of 2 bundles: did it move? (build.mjs, precompiledValidators)`);
 
 // The config schema for editors, with every built-in rule's options (`returnlint/config.schema.json`;
 // the same document @returnlint/core publishes, which a repository test keeps in step).

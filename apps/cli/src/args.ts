@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig, parseArgs } from "node:util";
 import { COMMAND_SUCCESS, ReturnlintError, closest, type LoadedConfig } from "@returnlint/core";
-import type { ConfigOptions } from "./api.js";
+import type { ConfigOptions } from "@returnlint/api";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 

@@ -1,5 +1,5 @@
 import type { AnyRule, LoadedConfig, LoadedRule, RuleEntry, RuleMeta, Severity } from "@returnlint/core";
-import { BUILTIN_RULES } from "./registry.js";
+import { BUILTIN_RULES } from "@returnlint/api";
 
 /** What the config file itself says about a rule: its severity under `rules`, and under each command that names it. */
 export interface Configured {

@@ -1,6 +1,6 @@
 import { ReturnlintError, closest, renderOptionsTable } from "@returnlint/core";
 import { configOptions, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig } from "../api.js";
+import { loadReturnlintConfig } from "../host.js";
 import { catalogue, findRule, ruleText, type CatalogueEntry } from "../catalogue.js";
 import type { CommandIo } from "./io.js";
 

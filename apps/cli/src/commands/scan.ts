@@ -2,9 +2,10 @@ import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:
 import path from "node:path";
 import { ReturnlintError, createFileView, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
 import { configOptions, integerOption, knownCommand, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig, validate, type ValidationReport } from "../api.js";
+import { validate, type ValidationReport } from "@returnlint/api";
+import { loadReturnlintConfig } from "../host.js";
 import { reportObject } from "../formatters/json.js";
-import { readReturnFile } from "../input.js";
+import { readReturnFile } from "@returnlint/api";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 

@@ -1,6 +1,6 @@
 import { extractReturn, isObject, lineAndColumn, parseReturn, rulesFor, stripBom, type LoadedConfig, type ReturnOrigin } from "@returnlint/core";
 import { ruleText } from "../catalogue.js";
-import type { FormatterInput } from "./types.js";
+import type { FormatterInput } from "@returnlint/api";
 
 export interface ContextOptions {
   readonly command: string | null;

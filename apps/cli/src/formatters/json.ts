@@ -1,6 +1,6 @@
-import type { ValidationReport } from "../api.js";
-import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
-import { passed } from "./verdict.js";
+import type { ValidationReport } from "@returnlint/api";
+import type { Formatter, FormatterInput, ManyFormatter } from "@returnlint/api";
+import { passed } from "@returnlint/api";
 
 /**
  * DESIGN.md's report object, the verdict first. `ok` is the verdict the exit code

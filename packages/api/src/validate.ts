@@ -14,6 +14,7 @@ import {
   type PrecompiledValidators,
   type SchemaValidator,
   type FileView,
+  type Importer,
   type Identity,
   type LoadedConfig,
   type ParseOutcome,
@@ -21,7 +22,9 @@ import {
   type ReturnOrigin,
 } from "@returnlint/core";
 import { PRECOMPILED } from "./precompiled.js";
-import { BUILTIN_RULES } from "./registry.js";
+import { BUILTIN_PRESETS, BUILTIN_RULES } from "./registry.js";
+
+export type { Importer };
 
 export interface ConfigOptions {
   /** Where config discovery starts (default: the current directory). */
@@ -30,6 +33,8 @@ export interface ConfigOptions {
   readonly configFile?: string;
   /** A preset for every command, over the config's (`--preset`). */
   readonly preset?: string;
+  /** How config, preset and rule modules are imported (default: Node's `import()`; returnlint's bin lends its loader's). */
+  readonly importer?: Importer;
 }
 
 /** What the caller knows about the delegation (core's `Expected`): session id, agent, task, run start, … */
@@ -100,10 +105,12 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
   return loadConfig({
     cwd: options.cwd ?? process.cwd(),
     builtinRules: BUILTIN_RULES,
+    builtinPresets: BUILTIN_PRESETS,
     moduleTimeoutMs: ruleTimeoutFromEnv(),
     ...(validators === undefined ? {} : { precompiled: validators }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     ...(options.preset === undefined ? {} : { preset: options.preset }),
+    ...(options.importer === undefined ? {} : { importer: options.importer }),
   });
 }
 

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { extractReturn, isReturnlintError, parseReturn, stripBom, type LoadedConfig } from "@returnlint/core";
-import { validate, type ValidationReport } from "../api.js";
-import { reaskLine } from "../formatters/reask.js";
-import { readTaskReturn } from "../tasks.js";
+import { validate, type ValidationReport } from "./validate.js";
+import { reaskLine } from "./reask.js";
+import { readTaskReturn } from "./tasks.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
 // Shared by `returnlint hook claude` and @returnlint/opencode.
