@@ -176,7 +176,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
         source,
         cwd: io.cwd,
         ...(task === undefined ? {} : { task }),
-        ...formatterContext(config, text, { command: report.command, origin: report.origin, ...(values.preset === undefined ? {} : { preset: values.preset }) }),
+        ...formatterContext(report),
         ...(maxWarnings === undefined ? {} : { maxWarnings }),
         quiet: values.quiet === true,
       },

@@ -109,17 +109,16 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     } catch (error) {
       return { source, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
     }
-    const value = parsed(text);
     const report = await validate(text, {
       cwd: io.cwd,
       files,
       config,
-      command: command ?? inferCommand(value),
+      ...(command === null ? { commandOf: inferCommand } : { command }),
       fromFile: true,
       source,
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
-    return { source, report, phantom: claimsPhantomWork(value, files) };
+    return { source, report, phantom: claimsPhantomWork(report.value, files) };
   };
 
   const out = new Output(io);
@@ -157,15 +156,6 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
 
   if (summary.unreadable > 0 || walkProblems.length > 0 || summary.internalErrors > 0) return 2;
   return summary.failed > 0 ? 1 : 0;
-}
-
-/** The return, parsed, or undefined when it is not JSON (the rules say why). */
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A metadata file's status names the command it answers; anything else is checked with no command. */
