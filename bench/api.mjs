@@ -12,7 +12,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 
 const [root, configFile, secondsArgument, roundsArgument] = process.argv.slice(2);
-const { loadReturnlintConfig, validate } = await import(new URL("../apps/cli/dist/index.js", import.meta.url).href);
+const { loadReturnlintConfig, validate } = await import("@returnlint/api");
 
 const text = readFileSync(path.join(root, "return.json"), "utf8");
 // Many returns in flight at once, as an orchestrator or a server validating a stream of them would.

@@ -4,8 +4,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { editorSchema } from "../packages/core/dist/index.js";
-import { BUILTIN_RULES } from "../apps/cli/dist/index.js";
+import { editorSchema } from "@returnlint/core";
+import { BUILTIN_RULES } from "@returnlint/api";
 
 export const SCHEMA_FILE = new URL("../packages/core/config.schema.json", import.meta.url);
 

@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { loadReturnlintConfig, validate } from "../apps/cli/dist/index.js";
-import { detectFormat } from "../packages/core/dist/index.js";
+import { loadReturnlintConfig, validate } from "@returnlint/api";
+import { detectFormat } from "@returnlint/core";
 
 export const PRESET = "metadata-file";
 

@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
-if (!existsSync(new URL("../apps/cli/dist/index.js", import.meta.url))) {
-  console.error("returnlint corpus: apps/cli/dist/index.js is missing; run `pnpm build` first (or `pnpm corpus`, which builds).");
+if (!existsSync(new URL("../packages/api/dist/index.js", import.meta.url))) {
+  console.error("returnlint corpus: packages/api/dist/index.js is missing; run `pnpm build` first (or `pnpm corpus`, which builds).");
   process.exit(2);
 }
 

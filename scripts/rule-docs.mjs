@@ -1,8 +1,8 @@
 // Regenerates the options table of every built-in rule's README from its schema.
 // `node scripts/rule-docs.mjs --check` only reports stale READMEs (exit 1).
 import { readFileSync, writeFileSync } from "node:fs";
-import { withOptionsTable } from "../packages/core/dist/index.js";
-import { BUILTIN_RULES } from "../apps/cli/dist/index.js";
+import { withOptionsTable } from "@returnlint/core";
+import { BUILTIN_RULES } from "@returnlint/api";
 
 const check = process.argv.includes("--check");
 let stale = 0;

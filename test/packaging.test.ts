@@ -64,8 +64,8 @@ describe("the published packages, installed with npm outside the workspace", () 
       'const { Script } = require("node:vm");',
       `const source = readFileSync(${JSON.stringify(path.join(dist, "cli.cjs"))}, "utf8").replace(/^#!/, "//");`,
       `const cachedData = readFileSync(${JSON.stringify(path.join(dist, "cli.cjs.cache"))});`,
-      // The wrapper dist/returnlint.cjs compiles cli.cjs in.
-      "const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\\n});`;",
+      // The wrapper dist/returnlint.cjs compiles cli.cjs in (src/loader.cjs), with the host it hands the bundle.
+      "const wrapped = `(function (exports, require, module, __filename, __dirname, returnlintHost) { ${source}\\n});`;",
       "console.log(new Script(wrapped, { cachedData }).cachedDataRejected);",
     ].join("\n");
     expect(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })).toBe("false\n");

@@ -4,7 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_PRESETS, docsUrl } from "@returnlint/core";
+import { BUILTIN_PRESETS } from "@returnlint/api";
+import { docsUrl } from "@returnlint/core";
 import { BUILTIN_RULES } from "returnlint";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));

@@ -54,8 +54,8 @@ const lazyConfigChunks = {
 };
 
 // Every built-in schema compiled ahead of time with ajv's standalone code: loading a config
-// of built-in rules needs no ajv at run time (about 60 ms of start-up). src/precompiled.ts is
-// replaced, in both bundles, by a module that exports them.
+// of built-in rules needs no ajv at run time (about 60 ms of start-up). @returnlint/api's
+// precompiled.js is replaced, in both bundles, by a module that exports them.
 const manifest = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8"));
 const schemas = [["config", configSchema]];
 const ruleDependencies = Object.keys(manifest.dependencies).filter((dependency) => dependency.startsWith("@returnlint/rule-")).sort();
@@ -77,11 +77,15 @@ writeFileSync(
 const precompiled = {
   name: "precompiled-validators",
   setup(plugin) {
-    plugin.onResolve({ filter: /^\.\/precompiled\.js$/ }, (args) =>
-      /[\\/]cli[\\/]src$/.test(args.resolveDir) ? { path: fileURLToPath(new URL("precompiled.mjs", generated)) } : undefined,
-    );
+    plugin.onResolve({ filter: /^\.\/precompiled\.js$/ }, (args) => {
+      if (!/[\\/]api[\\/]dist$/.test(args.resolveDir)) return undefined;
+      precompiledReplaced += 1;
+      return { path: fileURLToPath(new URL("precompiled.mjs", generated)) };
+    });
   },
 };
+/** How many bundles had @returnlint/api's precompiled.js replaced: a build that missed one fails below. */
+let precompiledReplaced = 0;
 
 // The built-in rules' READMEs, for `returnlint explain`: a chunk the bin requires only then.
 const readmes = {};
@@ -91,16 +95,15 @@ for (const name of ruleDependencies) {
   readmes[rule.id] = readFileSync(path.join(folder, "README.md"), "utf8");
 }
 writeFileSync(new URL("rule-docs.mjs", generated), `export const RULE_DOCS = ${JSON.stringify(readmes, null, 2)};\n`);
-/** catalogue.ts's `import("./rule-docs.js")`: the bin requires the chunk; the library bundles the READMEs into a lazy chunk of its own. */
-const ruleDocs = (target) => ({
+/** explain.ts's `import("../rule-docs.js")`: the bin requires the chunk only for `returnlint explain`. */
+const ruleDocs = {
   name: "rule-docs",
   setup(plugin) {
-    plugin.onResolve({ filter: /^\.\/rule-docs\.js$/ }, (args) => {
-      if (!/[\\/]cli[\\/]src$/.test(args.resolveDir)) return undefined;
-      return target === "bin" ? { path: "./chunks/rule-docs.cjs", external: true } : { path: fileURLToPath(new URL("rule-docs.mjs", generated)) };
-    });
+    plugin.onResolve({ filter: /^\.\.\/rule-docs\.js$/ }, (args) =>
+      /[\\/]cli[\\/]src[\\/]commands$/.test(args.resolveDir) ? { path: "./chunks/rule-docs.cjs", external: true } : undefined,
+    );
   },
-});
+};
 
 // Chart.js, for the audit's HTML report: its text inlined into a chunk the bin requires only for
 // `audit --format html`, so that the report is one self-contained page and the installed CLI needs
@@ -127,7 +130,7 @@ await Promise.all([
     chunkNames: "chunks/[name]-[hash]",
     splitting: true,
     format: "esm",
-    plugins: [precompiled, ruleDocs("library")],
+    plugins: [precompiled],
     banner: { js: "import { createRequire as __returnlintRequire } from 'node:module'; const require = __returnlintRequire(import.meta.url);" },
   }),
   // No import() in cli.cjs: the lazy chunks become requires, and the user's files are imported
@@ -138,7 +141,7 @@ await Promise.all([
     outfile: "dist/cli.cjs",
     format: "cjs",
     supported: { "dynamic-import": false },
-    plugins: [lazyConfigChunks, precompiled, ruleDocs("bin"), chartLibrary],
+    plugins: [lazyConfigChunks, precompiled, ruleDocs, chartLibrary],
   }),
   build({ ...shared, entryPoints: [fileURLToPath(new URL("chart-library.mjs", generated))], outfile: "dist/chunks/chart-library.cjs", format: "cjs" }),
   build({ ...shared, entryPoints: [fileURLToPath(new URL("rule-docs.mjs", generated))], outfile: "dist/chunks/rule-docs.cjs", format: "cjs" }),
@@ -147,6 +150,9 @@ await Promise.all([
   // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.
   build({ ...shared, entryPoints: [configModule("../rule-worker")], outfile: "dist/chunks/rule-worker.cjs", format: "cjs", plugins: [lazyConfigChunks] }),
 ]);
+
+// Both bundles must carry the precompiled validators: if @returnlint/api's module moved, say so.
+if (precompiledReplaced < 2) throw new Error(`@returnlint/api's precompiled.js was replaced in ${String(precompiledReplaced)} of 2 bundles: did it move? (build.mjs, precompiledValidators)`);
 
 // The config schema for editors, with every built-in rule's options (`returnlint/config.schema.json`;
 // the same document @returnlint/core publishes, which a repository test keeps in step).

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ParseArgsConfig, parseArgs } from "node:util";
-import { COMMAND_SUCCESS, ReturnlintError, closest, type LoadedConfig } from "@returnlint/core";
-import type { ConfigOptions } from "./api.js";
+import { COMMAND_SUCCESS, ReturnlintError, closest } from "@returnlint/core";
+import type { ConfigOptions } from "@returnlint/api";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
@@ -108,21 +108,3 @@ export function configOptions(cwd: string, values: { readonly config?: string; r
   };
 }
 
-/**
- * `--command NAME`, checked against the commands returnlint knows here: the seeds'
- * research, plan, revise and implement, the config's `commands` and the commands its
- * `agents` map to. A misspelt command would silently run another command's rules, so
- * anything else is a usage error with the nearest name; a command of your own is
- * made known by listing it under `commands` in the config (`review: {}` is enough).
- */
-export function knownCommand(config: LoadedConfig, command: string | undefined): string | null {
-  if (command === undefined) return null;
-  const known = [...new Set([...Object.keys(COMMAND_SUCCESS), ...Object.keys(config.config.commands ?? {}), ...Object.values(config.config.agents ?? {})])];
-  if (known.includes(command)) return command;
-  const guess = closest(command, known);
-  const where = config.file === null ? "a returnlint.config.json" : path.basename(config.file);
-  throw new ReturnlintError(
-    "USAGE",
-    `Unknown command "${command}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; known: ${known.join(", ")}. A command of your own needs an entry under "commands" in ${where} (an empty one is enough: "${command}": {}).`,
-  );
-}

@@ -1,7 +1,7 @@
 import { closeSync, constants, mkdirSync, openSync, statSync, writeSync, type Stats } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, SafeDir, codeOf, sameFile, uniqueSuffix, type Identity } from "@returnlint/core";
-import { environmentError, systemReason } from "./environment.js";
+import { environmentError, systemReason } from "@returnlint/api";
 
 /**
  * The only ways returnlint writes (SECURITY.md, "It only reads, unless a flag asks it

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 import path from "node:path";
-import { environmentError } from "./environment.js";
+import { environmentError } from "@returnlint/api";
+import { useImporter } from "./host.js";
 import { describeError, main } from "./main.js";
 import { isTerminal, writeAll } from "./terminal.js";
+
+/** What the loader (src/loader.cjs) hands the bundle it runs: its own `import()`, which has a module loader. */
+declare const returnlintHost: { readonly importFile: (url: string) => Promise<unknown> } | undefined;
+if (typeof returnlintHost !== "undefined") useImporter(returnlintHost.importFile);
 
 const argv = process.argv.slice(2);
 // The hook never blocks an agent for a failure of its own, unless --fail-closed asks it to.

@@ -1,9 +1,9 @@
 import { closeSync } from "node:fs";
 import { isObject, readPrefix, ReturnlintError, UnsafePathError, type SafeDir } from "@returnlint/core";
-import type { ValidationReport } from "./api.js";
+import type { ValidationReport } from "@returnlint/api";
 import { locate, replaceOrWrite, withLock } from "./atomic.js";
-import { environmentError } from "./environment.js";
-import { maxInputBytes } from "./input.js";
+import { environmentError } from "@returnlint/api";
+import { maxInputBytes } from "@returnlint/api";
 
 export interface ErrorLogContext {
   readonly sessionId?: string;

@@ -4,8 +4,8 @@ import { RULE_WORKER } from "@returnlint/core";
 // Custom rules run in a thread of their own: this bundle's copy of core's rule thread sits in chunks/.
 (globalThis as Record<symbol, unknown>)[RULE_WORKER] ??= fileURLToPath(new URL("./chunks/rule-worker.cjs", import.meta.url));
 
-export { validate, loadReturnlintConfig, type ConfigOptions, type ValidateOptions, type ValidationReport } from "./api.js";
-export { BUILTIN_RULES } from "./registry.js";
-export { describeRule, lintFile, lintTask, lintText, listRules, type LintedReturn, type LintOptions } from "./lint.js";
-export { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Located, type Problem } from "./hook/subagent.js";
+export { validate, loadReturnlintConfig, type ConfigOptions, type ValidateOptions, type ValidationReport } from "@returnlint/api";
+export { BUILTIN_RULES } from "@returnlint/api";
+export { describeRule, lintFile, lintTask, lintText, listRules, type LintedReturn, type LintOptions } from "@returnlint/api";
+export { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Located, type Problem } from "@returnlint/api";
 export { ReturnlintError, defineRule, type Report, type Result, type ReturnOrigin, type Rule } from "@returnlint/core";

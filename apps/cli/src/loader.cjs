@@ -2,7 +2,7 @@
 // The `returnlint` bin. It runs dist/cli.cjs, compiled with the V8 code cache that the
 // build wrote next to it (dist/cli.cjs.cache): that skips most of the compilation of the
 // bundle, a few milliseconds of every run. Without a usable cache (another Node version,
-// a cache that is missing) it is an ordinary require.
+// a cache that is missing) V8 compiles it from source.
 "use strict";
 const { readFileSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
@@ -17,27 +17,26 @@ try {
 }
 
 // cli.cjs has no import() of its own (node:vm would give it no module loader on Node 20):
-// core imports config files, rules and presets through this module's (core's config/import-file.ts).
-globalThis[Symbol.for("returnlint.importFile")] = (url) => import(url);
+// it imports config files, rules and presets through this module's, handed to it as
+// `returnlintHost` (src/bin.ts), which core takes as its importer.
+const host = { importFile: (url) => import(url) };
 // Custom rules run in a thread of their own, from the bundled copy of core's rule thread (core's isolation.ts).
 globalThis[Symbol.for("returnlint.ruleWorker")] = path.join(__dirname, "chunks", "rule-worker.cjs");
 
-if (cachedData === undefined && process.env.RETURNLINT_CODE_CACHE_OUT === undefined) {
-  require(file);
-} else {
-  // The bundle starts with a hashbang, which is valid only at the very start of a script.
-  const source = readFileSync(file, "utf8").replace(/^#!/, "//");
-  // Node's own CommonJS wrapper, written out: node:module would load the ESM loader's modules too.
-  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
-  const script = new vm.Script(wrapped, { filename: file, cachedData });
-  // Set only by the build's training run (apps/cli/build.mjs): the cache holds every function that run compiled.
-  const out = process.env.RETURNLINT_CODE_CACHE_OUT;
-  if (out !== undefined) {
-    process.once("exit", () => {
-      writeFileSync(out, script.createCachedData());
-    });
-  }
-  const cliModule = { exports: {}, filename: file, id: file, loaded: false };
-  // cli.cjs sits beside this file: this module's require resolves its chunks (./chunks/…) the same way.
-  script.runInThisContext().call(cliModule.exports, cliModule.exports, require, cliModule, file, __dirname);
+// The bundle starts with a hashbang, which is valid only at the very start of a script.
+const source = readFileSync(file, "utf8").replace(/^#!/, "//");
+// Node's own CommonJS wrapper, written out (node:module would load the ESM loader's modules too),
+// with one more parameter: the host.
+const wrapped = `(function (exports, require, module, __filename, __dirname, returnlintHost) { ${source}\n});`;
+// Without a usable cache (none yet, another Node version) V8 compiles from source as usual.
+const script = new vm.Script(wrapped, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
+// Set only by the build's training run (apps/cli/build.mjs): the cache holds every function that run compiled.
+const out = process.env.RETURNLINT_CODE_CACHE_OUT;
+if (out !== undefined) {
+  process.once("exit", () => {
+    writeFileSync(out, script.createCachedData());
+  });
 }
+const cliModule = { exports: {}, filename: file, id: file, loaded: false };
+// cli.cjs sits beside this file: this module's require resolves its chunks (./chunks/…) the same way.
+script.runInThisContext().call(cliModule.exports, cliModule.exports, require, cliModule, file, __dirname, host);

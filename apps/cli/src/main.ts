@@ -1,6 +1,6 @@
 import { closest, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import type { CommandIo } from "./commands/io.js";
-import { isSystemError, systemReason } from "./environment.js";
+import { isSystemError, systemReason } from "@returnlint/api";
 
 declare const RETURNLINT_VERSION: string;
 

@@ -1,7 +1,7 @@
 import { realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadReturnlintConfig, validate } from "../src/api.js";
+import { loadReturnlintConfig, validate } from "@returnlint/api";
 import { STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
 
 /** A local rule module, ./rules/<id>.mjs, whose check is `body`. */

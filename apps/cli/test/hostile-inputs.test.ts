@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadReturnlintConfig, validate } from "../src/api.js";
-import { BUILTIN_RULES } from "../src/registry.js";
+import { loadReturnlintConfig, validate } from "@returnlint/api";
+import { BUILTIN_RULES } from "@returnlint/api";
 import { STACK_FRAME, metadata, project, returnlint, type Run } from "./helpers.js";
 
 interface JsonResult {

@@ -3,8 +3,8 @@ import path from "node:path";
 import { createFileView, parseReturn, runRules, type ConfiguredRule, type Report } from "@returnlint/core";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadReturnlintConfig, validate } from "../src/api.js";
-import { BUILTIN_RULES } from "../src/registry.js";
+import { loadReturnlintConfig, validate } from "@returnlint/api";
+import { BUILTIN_RULES } from "@returnlint/api";
 import { STACK_FRAME, project, returnlint } from "./helpers.js";
 
 const LEVELS = ["pass", "info", "warn", "fail"];

@@ -41,6 +41,13 @@ const cases: readonly { name: string; input: string; text: string; origin: Retur
 
 describe("extractReturn", () => {
   it.each(cases)("$name → $origin", ({ input, text, origin }) => {
-    expect(extractReturn(input)).toEqual({ text, origin });
+    const found = extractReturn(input);
+    expect({ text: found.text, origin: found.origin }).toEqual({ text, origin });
+    // What was parsed to find the return is handed on, so that it is not parsed again.
+    if (found.parsed !== undefined) expect(found.parsed.value).toEqual(JSON.parse(text));
+  });
+
+  it("hands on the value it parsed to find a fenced return", () => {
+    expect(extractReturn('Done.\n```json\n{ "status": "completed" }\n```\n').parsed).toEqual({ value: { status: "completed" } });
   });
 });

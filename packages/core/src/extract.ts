@@ -12,6 +12,8 @@ export interface ExtractedReturn {
   /** The text the rules parse. */
   readonly text: string;
   readonly origin: ReturnOrigin;
+  /** The text, parsed, when finding it took parsing it: `parseReturn(text, parsed)` does not parse it again. */
+  readonly parsed?: { readonly value: unknown };
 }
 
 const TASK_RESULT_OPEN = "<task_result>";
@@ -33,16 +35,20 @@ export function extractReturn(text: string): ExtractedReturn {
   const taskResult = lastTaskResult(text);
   if (taskResult !== undefined && !parsesAsJson(text)) {
     const inner = extractFromMessage(taskResult);
-    return { text: inner?.text ?? taskResult, origin: "task_result" };
+    return { text: inner?.text ?? taskResult, origin: "task_result", ...(inner?.parsed === undefined ? {} : { parsed: inner.parsed }) };
   }
   return extractFromMessage(text) ?? { text, origin: "none" };
 }
 
 function extractFromMessage(text: string): ExtractedReturn | undefined {
-  if (parsesAsJson(text)) return { text, origin: "bare" };
+  const whole = tryParse(text);
+  if (whole !== undefined) return { text, origin: "bare", parsed: { value: whole } };
   const blocks = fencedBlocks(text);
-  const parsed = blocks.findLast((block) => isObject(tryParse(block.body)));
-  if (parsed !== undefined) return { text: parsed.body, origin: "fenced" };
+  for (let index = blocks.length - 1; index >= 0; index--) {
+    const body = blocks[index]?.body ?? "";
+    const value = tryParse(body);
+    if (isObject(value)) return { text: body, origin: "fenced", parsed: { value } };
+  }
   // Meant as JSON, but broken: the rules say where.
   if (/^\s*[{[]/.test(text)) return { text, origin: "bare" };
   const broken = blocks.findLast((block) => block.info === "json");

@@ -23,12 +23,12 @@ export { GitObjectCache, GitTree, createGitFileView, lexicalProblem, type GitFil
 export { gitEnvironment, openGitObjects, type GitObjectContent, type GitObjectInfo, type GitObjectReader, type GitObjectsOptions } from "./git-objects.js";
 export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, type Identity, type UnsafeKind } from "./safe-fs.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
+export { nativeImport, type Importer } from "./config/import-file.js";
 export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
 export { DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export {
-  BUILTIN_PRESETS,
   loadConfig,
   resolveRule,
   rulesFor,

@@ -13,16 +13,17 @@ export function stripBom(text: string): string {
 /**
  * Parses a return once, for every rule. On failure it says what kind of failure
  * (nothing at all, prose with no JSON in it, a syntax error, text after the value)
- * and where: line and column, 1-based.
+ * and where: line and column, 1-based. `parsed` is the value of a caller that already
+ * parsed this very text (extractReturn, while finding it): it is not parsed again.
  */
-export function parseReturn(text: string): ParseOutcome {
+export function parseReturn(text: string, parsed?: { readonly value: unknown }): ParseOutcome {
   const notes = notesOf(text);
   if (text.trim() === "") {
     return { ok: false, kind: "empty", reason: "the input is empty", line: 1, column: 1, ...notes };
   }
-  let value: unknown;
+  let value: unknown = parsed?.value;
   try {
-    value = JSON.parse(text) as unknown;
+    if (parsed === undefined) value = JSON.parse(text) as unknown;
   } catch {
     const found = locateJsonError(text);
     const where = lineAndColumn(text, found.offset);

@@ -2,7 +2,6 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -11,8 +10,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 
 const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
-/** The returnlint CLI this package depends on: `returnlint mcp` starts the same server. */
-const CLI = path.join(path.dirname(createRequire(import.meta.url).resolve("returnlint/package.json")), "dist", "returnlint.cjs");
+/** The workspace's returnlint CLI (run, never imported): `returnlint mcp` starts the same server. */
+const CLI = fileURLToPath(new URL("../../../apps/cli/dist/returnlint.cjs", import.meta.url));
 const TASK = "specs/259_prove_completeness";
 const REPORT = `${TASK}/reports/research-001.md`;
 
@@ -167,8 +166,11 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
     expect(rules.map((rule) => rule.id)).toContain("artifacts");
     expect(rules.every((rule) => rule.builtin)).toBe(true);
     const explained = await call(client, "explain_rule", { rule: "artifacts" });
-    expect(text(explained)).toMatch(/^# /);
-    expect(text(explained)).toContain("Artifact does not exist");
+    // The rule's README, word for word what `returnlint explain artifacts` prints.
+    const cli = spawnSync(process.execPath, [CLI, "explain", "artifacts"], { encoding: "utf8", timeout: 20_000 });
+    expect(cli.status).toBe(0);
+    expect(text(explained)).toBe(cli.stdout);
+    expect(text(explained)).toContain("## Options");
     const unknown = await call(client, "explain_rule", { rule: "artifact" });
     expect(unknown.isError).toBe(true);
     expect(text(unknown)).toBe('Unknown rule "artifact" (did you mean "artifacts"?). "returnlint rules" lists the rules.');

@@ -1,9 +1,11 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { describeRule, lintFile, lintTask, lintText, listRules, loadReturnlintConfig, ReturnlintError, type LintedReturn, type LintOptions } from "returnlint";
+import { describeRule, lintFile, lintTask, lintText, listRules, loadReturnlintConfig, type CatalogueEntry, type LintedReturn, type LintOptions } from "@returnlint/api";
+import { ReturnlintError } from "@returnlint/core";
 import { z } from "zod";
 import { VERSION } from "./version.js";
 
@@ -119,7 +121,7 @@ export function createServer(options: ServerOptions = {}): McpServer {
       inputSchema: { rule: z.string().min(1).describe("The rule's id, e.g. artifacts") },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => tool(log, async () => ({ content: [{ type: "text", text: await describeRule(await project.config(), args.rule) }] })),
+    async (args) => tool(log, async () => ({ content: [{ type: "text", text: await describeRule(await project.config(), args.rule, readmeOf) }] })),
   );
 
   // The client's roots, when it has them, say where the project is.
@@ -142,6 +144,17 @@ export function createServer(options: ServerOptions = {}): McpServer {
     update();
   };
   return server;
+}
+
+/** A built-in rule's README, from its package beside @returnlint/api (what `returnlint explain` prints). */
+function readmeOf(entry: CatalogueEntry): string | undefined {
+  try {
+    const api = createRequire(import.meta.url).resolve("@returnlint/api");
+    const manifest = createRequire(api).resolve(`${entry.loaded.source}/package.json`);
+    return readFileSync(path.join(path.dirname(manifest), "README.md"), "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /** A tool's answer: the report as structured content, and the lines for the subagent as text. */

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { checkReturn, commandForAgent, loadReturnlintConfig, locateReturn, problemLines, type CheckedReturn } from "returnlint";
+import { checkReturn, commandForAgent, loadReturnlintConfig, locateReturn, problemLines, type CheckedReturn } from "@returnlint/api";
 
 // The shapes below are the parts of @opencode-ai/plugin's published types that this plugin
 // uses (dist/index.d.ts: `Plugin = (input: PluginInput, options?: PluginOptions) => Promise<Hooks>`,

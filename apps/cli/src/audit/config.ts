@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { CONFIG_FILES, ReturnlintError, isObject, isReturnlintError, type GitFileView, type LoadedConfig } from "@returnlint/core";
-import { loadReturnlintConfig } from "../api.js";
+import { loadReturnlintConfig } from "../host.js";
 import type { Repository } from "./repository.js";
 
 export interface AuditConfig {

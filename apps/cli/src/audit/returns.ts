@@ -9,7 +9,7 @@ import {
   type FileView,
   type LoadedConfig,
 } from "@returnlint/core";
-import { validate, type ValidationReport } from "../api.js";
+import { validate, type ValidationReport } from "@returnlint/api";
 import type { Repository, Version } from "./repository.js";
 
 /** One failure of one return, as the JSON report lists it. */

@@ -9,7 +9,7 @@ import { auditVersion, type AuditedReturn, type UnreadableReturn } from "../audi
 import { printable, percent, renderStylish } from "../audit/stylish.js";
 import { SummaryBuilder } from "../audit/summary.js";
 import { writeOutput } from "../atomic.js";
-import { maxInputBytes } from "../input.js";
+import { maxInputBytes } from "@returnlint/api";
 import type { CommandIo } from "./io.js";
 import { mapOrdered } from "./scan.js";
 

@@ -1,17 +1,19 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
-import { configOptions, integerOption, knownCommand, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig, validate } from "../api.js";
+import { knownCommand } from "@returnlint/api";
+import { configOptions, integerOption, parseCommandLine } from "../args.js";
+import { validate } from "@returnlint/api";
+import { loadReturnlintConfig } from "../host.js";
 import { appendErrorLog } from "../error-log.js";
-import { formatterContext } from "../formatters/context.js";
+import { formatterContext } from "@returnlint/api";
 import { MANY_FORMATTERS } from "../formatters/index.js";
 import { writeOutput } from "../atomic.js";
 import { emitOutputs, planOutputs, type Output } from "../formatters/output.js";
-import type { FormatterInput } from "../formatters/types.js";
-import { warningsFail, warningsVerdict } from "../formatters/verdict.js";
-import { readReturnFile, readStdin, type ReturnInput } from "../input.js";
-import { MetadataFile, openTask, parseTaskList, taskTypeFromState, type MissingReturn } from "../tasks.js";
+import type { FormatterInput } from "@returnlint/api";
+import { warningsFail, warningsVerdict } from "@returnlint/api";
+import { readReturnFile, readStdin, type ReturnInput } from "@returnlint/api";
+import { MetadataFile, openTask, parseTaskList, taskTypeFromState, type MissingReturn } from "@returnlint/api";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 
@@ -175,7 +177,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
         source,
         cwd: io.cwd,
         ...(task === undefined ? {} : { task }),
-        ...formatterContext(config, text, { command: report.command, origin: report.origin, ...(values.preset === undefined ? {} : { preset: values.preset }) }),
+        ...formatterContext(report),
         ...(maxWarnings === undefined ? {} : { maxWarnings }),
         quiet: values.quiet === true,
       },

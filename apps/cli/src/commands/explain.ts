@@ -1,7 +1,7 @@
 import { ReturnlintError } from "@returnlint/core";
 import { configOptions, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig } from "../api.js";
-import { catalogue, explainRule } from "../catalogue.js";
+import { loadReturnlintConfig } from "../host.js";
+import { catalogue, explainRule } from "@returnlint/api";
 import type { CommandIo } from "./io.js";
 
 export const EXPLAIN_HELP = `Usage: returnlint explain RULE [options]
@@ -36,6 +36,6 @@ export async function explain(argv: readonly string[], io: CommandIo): Promise<n
   if (name === undefined) throw new ReturnlintError("USAGE", 'Name the rule to explain: "returnlint explain artifacts". "returnlint rules" lists them.');
   if (extra.length > 0) throw new ReturnlintError("USAGE", `returnlint explain takes one rule; received ${String(positionals.length)}.`);
   const entries = catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
-  io.stdout(await explainRule(entries, name));
+  io.stdout(await explainRule(entries, name, async (entry) => (await import("../rule-docs.js")).RULE_DOCS[entry.loaded.rule.id]));
   return 0;
 }

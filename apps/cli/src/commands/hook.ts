@@ -1,11 +1,11 @@
 import path from "node:path";
 import { isReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig } from "../api.js";
-import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, reaskLines, type CheckedReturn, type Problem } from "../hook/subagent.js";
+import { loadReturnlintConfig } from "../host.js";
+import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, reaskLines, type CheckedReturn, type Problem } from "@returnlint/api";
 import { parsePayload, type StopPayload } from "../hook/payload.js";
 import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "../hook/state.js";
-import { readStdin } from "../input.js";
+import { readStdin } from "@returnlint/api";
 import type { CommandIo } from "./io.js";
 
 export const HOOK_HELP = `Usage: returnlint hook claude [options]

@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isObject, isReturnlintError, ReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
-import { loadReturnlintConfig } from "../api.js";
+import { loadReturnlintConfig } from "../host.js";
 import { writeInside } from "../atomic.js";
-import { commandForAgent } from "../hook/subagent.js";
+import { commandForAgent } from "@returnlint/api";
 import type { CommandIo } from "./io.js";
 
 export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--mcp] [--dry-run]

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
-import { importFile, ReturnlintError } from "@returnlint/core";
+import { ReturnlintError } from "@returnlint/core";
+import { importModule } from "../host.js";
 import type { CommandIo } from "./io.js";
 
 export const MCP_HELP = `Usage: returnlint mcp [options]
@@ -27,7 +28,7 @@ export async function mcp(argv: readonly string[], io: CommandIo): Promise<numbe
     return 0;
   }
   const entry = locate(io.cwd);
-  const loaded = (await importFile(entry)) as { main?: unknown };
+  const loaded = (await importModule(entry)) as { main?: unknown };
   if (typeof loaded.main !== "function") throw new ReturnlintError("USAGE", `${entry} is not the @returnlint/mcp server (it exports no main).`);
   return (loaded.main as ServerMain)(argv, { stdout: (text) => { io.stdout(text); }, stderr: (text) => { io.stderr(text); } });
 }

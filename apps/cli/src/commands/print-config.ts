@@ -1,6 +1,7 @@
 import { ReturnlintError, rulesFor, type LoadedConfig } from "@returnlint/core";
-import { configOptions, knownCommand, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig } from "../api.js";
+import { knownCommand } from "@returnlint/api";
+import { configOptions, parseCommandLine } from "../args.js";
+import { loadReturnlintConfig } from "../host.js";
 import type { CommandIo } from "./io.js";
 
 export const PRINT_CONFIG_HELP = `Usage: returnlint print-config [--command NAME] [options]

@@ -1,7 +1,7 @@
 import { ReturnlintError } from "@returnlint/core";
 import { configOptions, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig } from "../api.js";
-import { catalogue, ruleListing, ruleText, type CatalogueEntry, type Configured } from "../catalogue.js";
+import { loadReturnlintConfig } from "../host.js";
+import { catalogue, ruleListing, ruleText, type CatalogueEntry, type Configured } from "@returnlint/api";
 import type { CommandIo } from "./io.js";
 
 export const RULES_HELP = `Usage: returnlint rules [options]

@@ -1,10 +1,12 @@
 import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
 import { ReturnlintError, createFileView, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
-import { configOptions, integerOption, knownCommand, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig, validate, type ValidationReport } from "../api.js";
-import { reportObject } from "../formatters/json.js";
-import { readReturnFile } from "../input.js";
+import { knownCommand } from "@returnlint/api";
+import { configOptions, integerOption, parseCommandLine } from "../args.js";
+import { validate, type ValidationReport } from "@returnlint/api";
+import { loadReturnlintConfig } from "../host.js";
+import { reportObject } from "@returnlint/api";
+import { readReturnFile } from "@returnlint/api";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 
@@ -108,17 +110,16 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     } catch (error) {
       return { source, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
     }
-    const value = parsed(text);
     const report = await validate(text, {
       cwd: io.cwd,
       files,
       config,
-      command: command ?? inferCommand(value),
+      ...(command === null ? { commandOf: inferCommand } : { command }),
       fromFile: true,
       source,
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
-    return { source, report, phantom: claimsPhantomWork(value, files) };
+    return { source, report, phantom: claimsPhantomWork(report.value, files) };
   };
 
   const out = new Output(io);
@@ -156,15 +157,6 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
 
   if (summary.unreadable > 0 || walkProblems.length > 0 || summary.internalErrors > 0) return 2;
   return summary.failed > 0 ? 1 : 0;
-}
-
-/** The return, parsed, or undefined when it is not JSON (the rules say why). */
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A metadata file's status names the command it answers; anything else is checked with no command. */

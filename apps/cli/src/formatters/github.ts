@@ -1,7 +1,7 @@
 import type { Result } from "@returnlint/core";
 import { lineOf } from "./locate.js";
-import type { Formatter, ManyFormatter } from "./types.js";
-import { problems, warningsFail } from "./verdict.js";
+import type { Formatter, ManyFormatter } from "@returnlint/api";
+import { problems, warningsFail } from "@returnlint/api";
 
 /** A workflow command's message: %, CR and LF are escaped so that one result stays one command. */
 function escapeData(text: string): string {

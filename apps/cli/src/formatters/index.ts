@@ -1,5 +1,5 @@
 import { ReturnlintError, closest } from "@returnlint/core";
-import type { Formatter, ManyFormatter } from "./types.js";
+import type { Formatter, ManyFormatter } from "@returnlint/api";
 
 export type FormatterLoader = () => Promise<Formatter>;
 export type ManyFormatterLoader = () => Promise<ManyFormatter>;
@@ -11,7 +11,7 @@ export const FORMATTERS: Readonly<Record<string, FormatterLoader>> = {
   sarif: async () => (await import("./sarif.js")).sarif,
   junit: async () => (await import("./junit.js")).junit,
   github: async () => (await import("./github.js")).github,
-  reask: async () => (await import("./reask.js")).reask,
+  reask: async () => (await import("@returnlint/api")).reask,
   response: async () => (await import("./response.js")).response,
 };
 
@@ -22,7 +22,7 @@ export const MANY_FORMATTERS: Readonly<Record<string, ManyFormatterLoader>> = {
   sarif: async () => (await import("./sarif.js")).sarifMany,
   junit: async () => (await import("./junit.js")).junitMany,
   github: async () => (await import("./github.js")).githubMany,
-  reask: async () => (await import("./reask.js")).reaskMany,
+  reask: async () => (await import("@returnlint/api")).reaskMany,
   response: async () => (await import("./response.js")).responseMany,
 };
 

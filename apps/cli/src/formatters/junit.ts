@@ -1,6 +1,6 @@
 import type { Result } from "@returnlint/core";
-import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
-import { warningsFail } from "./verdict.js";
+import type { Formatter, FormatterInput, ManyFormatter } from "@returnlint/api";
+import { warningsFail } from "@returnlint/api";
 import { attributes, escapeXml } from "./xml.js";
 
 const TAG = { pass: "[PASS]", info: "[INFO]", warn: "[WARN]", fail: "[FAIL]" } as const;

@@ -1,5 +1,5 @@
 import { lineAndColumn, tokensOf } from "@returnlint/core";
-import type { FormatterInput } from "./types.js";
+import type { FormatterInput } from "@returnlint/api";
 
 const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
 

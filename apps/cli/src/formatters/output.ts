@@ -2,7 +2,7 @@ import { writeOutput } from "../atomic.js";
 import path from "node:path";
 import { ReturnlintError } from "@returnlint/core";
 import { formatterFor, type FormatterLoader } from "./index.js";
-import type { FormatterInput } from "./types.js";
+import type { FormatterInput } from "@returnlint/api";
 
 export interface Output {
   readonly format: string;

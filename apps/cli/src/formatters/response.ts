@@ -1,7 +1,7 @@
 import { isObject, jsonText, type Result } from "@returnlint/core";
 import { jsonArray } from "./json.js";
-import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
-import { failing, passed, warningsVerdict } from "./verdict.js";
+import type { Formatter, FormatterInput, ManyFormatter } from "@returnlint/api";
+import { failing, passed, warningsVerdict } from "@returnlint/api";
 
 interface ErrorEntry {
   readonly type: "validation";

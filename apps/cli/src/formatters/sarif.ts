@@ -2,8 +2,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Result } from "@returnlint/core";
 import { lineOf } from "./locate.js";
-import type { Formatter, FormatterInput, ManyFormatter, RuleInfo } from "./types.js";
-import { passed, problems } from "./verdict.js";
+import type { Formatter, FormatterInput, ManyFormatter, RuleInfo } from "@returnlint/api";
+import { passed, problems } from "@returnlint/api";
 
 declare const RETURNLINT_VERSION: string;
 

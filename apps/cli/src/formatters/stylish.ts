@@ -1,6 +1,6 @@
 import type { Level, Result } from "@returnlint/core";
-import type { Formatter, ManyFormatter } from "./types.js";
-import { passed, subject, warningsFail, warningsVerdict } from "./verdict.js";
+import type { Formatter, ManyFormatter } from "@returnlint/api";
+import { passed, subject, warningsFail, warningsVerdict } from "@returnlint/api";
 
 const TAG: Readonly<Record<Level, string>> = { pass: "[PASS]", info: "[INFO]", warn: "[WARN]", fail: "[FAIL]" };
 const COLOR: Readonly<Record<Level, string>> = { pass: "32", info: "36", warn: "33", fail: "31" };

@@ -2,7 +2,7 @@ import { closeSync } from "node:fs";
 import path from "node:path";
 import { codeOf, isObject, readPrefix, ReturnlintError, SafeDir, UnsafePathError } from "@returnlint/core";
 import { withLock } from "../atomic.js";
-import { environmentError } from "../environment.js";
+import { environmentError } from "@returnlint/api";
 
 /**
  * The hook's own state, under `.returnlint/` in the project: a ledger of attempts

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadReturnlintConfig, validate } from "../../src/api.js";
+import { loadReturnlintConfig, validate } from "@returnlint/api";
 import { subagentStop, finalMessage } from "../claude-payloads.js";
 import { BIN, STACK_FRAME, failures, metadata, report, ruleModule, run, scratch, v7Return, write } from "./harness.js";
 

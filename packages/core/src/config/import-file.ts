@@ -1,18 +1,17 @@
 import { pathToFileURL } from "node:url";
 
 /**
- * Where a host that runs core from a V8 code cache puts its own `import()`.
- * returnlint's bin compiles its bundle with node:vm to use the cache, and an
- * `import()` compiled that way has no module loader on Node 20; the bin's own
- * module does, so it lends it here (apps/cli/src/loader.cjs).
+ * How core imports a user's module (a config, a rule, a preset), given its file URL. A host
+ * hands its own to `loadConfig` (`importer`): returnlint's bin compiles its bundle with node:vm
+ * to use a V8 code cache, and an `import()` compiled that way has no module loader on Node 20,
+ * so the bin lends the one of its own loader module (apps/cli/src/loader.cjs).
  */
-export const IMPORT_HOOK = Symbol.for("returnlint.importFile");
+export type Importer = (url: string) => Promise<unknown>;
 
-type Importer = (url: string) => Promise<unknown>;
+/** Node's own `import()`: what core uses when the host gives no importer. */
+export const nativeImport: Importer = (url) => import(url);
 
-/** Imports a user's file (a config, a rule, a preset) by its absolute path. */
-export function importFile(file: string): Promise<unknown> {
-  const url = pathToFileURL(file).href;
-  const host = (globalThis as Record<symbol, unknown>)[IMPORT_HOOK];
-  return typeof host === "function" ? (host as Importer)(url) : import(url);
+/** Imports a user's file by its absolute path, through `importer`. */
+export function importFile(file: string, importer: Importer = nativeImport): Promise<unknown> {
+  return importer(pathToFileURL(file).href);
 }

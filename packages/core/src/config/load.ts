@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
 import { lineAndColumn, locateJsonError, stripBom } from "../json.js";
+import type { Importer } from "./import-file.js";
 import { DEFAULT_MODULE_TIMEOUT_MS, importWithin } from "./modules.js";
 
 export const CONFIG_FILES = [
@@ -22,15 +23,15 @@ export interface RawConfig {
  * Walks up from `cwd` to the filesystem root and returns the first config
  * file, or a package.json with a `returnlint` key; null when there is none.
  */
-export async function findConfig(cwd: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS): Promise<RawConfig | null> {
+export async function findConfig(cwd: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS, importer?: Importer): Promise<RawConfig | null> {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     for (const name of CONFIG_FILES) {
       const file = path.join(dir, name);
-      if (existsSync(file)) return readConfig(file, timeoutMs);
+      if (existsSync(file)) return readConfig(file, timeoutMs, importer);
     }
     const manifest = path.join(dir, "package.json");
     if (existsSync(manifest)) {
-      const value = await readConfig(manifest, timeoutMs);
+      const value = await readConfig(manifest, timeoutMs, importer);
       if (typeof value.value === "object" && value.value !== null && "returnlint" in value.value) {
         return { file: manifest, value: (value.value).returnlint };
       }
@@ -43,12 +44,12 @@ export async function findConfig(cwd: string, timeoutMs: number = DEFAULT_MODULE
  * Reads one config file by its extension. Syntax errors name the file, line and column.
  * A JavaScript config runs here, in the main thread, and may take `timeoutMs` to load.
  */
-export async function readConfig(file: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS): Promise<RawConfig> {
+export async function readConfig(file: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS, importer?: Importer): Promise<RawConfig> {
   const absolute = path.resolve(file);
   const extension = path.extname(absolute);
   if (extension === ".mjs" || extension === ".js" || extension === ".cjs") {
     try {
-      const module = (await importWithin(absolute, absolute, "CONFIG_UNREADABLE", timeoutMs)) as { default?: unknown };
+      const module = (await importWithin(absolute, absolute, "CONFIG_UNREADABLE", timeoutMs, importer)) as { default?: unknown };
       return { file: absolute, value: module.default };
     } catch (error) {
       throw new ReturnlintError("CONFIG_UNREADABLE", `Cannot load config ${absolute}: ${describe(error).replace(/^cannot load \S+ \(\S+\): /, "")}`);

@@ -1,7 +1,7 @@
 import { ReturnlintError, type ErrorCode } from "../errors.js";
 import { isObject, jsonType, preview } from "../pointer.js";
 import type { AnyRule } from "../types.js";
-import { importFile } from "./import-file.js";
+import { importFile, type Importer } from "./import-file.js";
 
 /** How long a config, preset or rule module may take to load, unless the caller says otherwise. */
 export const DEFAULT_MODULE_TIMEOUT_MS = 10_000;
@@ -13,7 +13,7 @@ export const DEFAULT_MODULE_TIMEOUT_MS = 10_000;
  * exit code 0 and no verdict. The import itself cannot be cancelled: the module may
  * still finish later, unobserved.
  */
-export async function importWithin(file: string, specifier: string, code: ErrorCode, timeoutMs: number): Promise<unknown> {
+export async function importWithin(file: string, specifier: string, code: ErrorCode, timeoutMs: number, importer?: Importer): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -22,7 +22,7 @@ export async function importWithin(file: string, specifier: string, code: ErrorC
   });
   try {
     return await Promise.race([
-      importFile(file).catch((error: unknown) => {
+      importFile(file, importer).catch((error: unknown) => {
         throw new ReturnlintError(code, `cannot load ${specifier} (${file}): ${error instanceof Error ? error.message : String(error)}`);
       }),
       late,

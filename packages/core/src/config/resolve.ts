@@ -1,8 +1,5 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import metadataFilePreset from "@returnlint/preset-metadata-file";
-import v5Preset from "@returnlint/preset-v5";
-import v7Preset from "@returnlint/preset-v7";
 import { ReturnlintError } from "../errors.js";
 import { isObject, jsonType, preview } from "../pointer.js";
 import type { ConfiguredRule } from "../runner.js";
@@ -11,23 +8,11 @@ import type { AnyRule, FormatName, Severity } from "../types.js";
 import { detectFormat, type Detection } from "../vocabulary.js";
 import { canIsolate, loadIsolatedRule } from "../isolation.js";
 import { completeMeta, DEFAULT_MODULE_TIMEOUT_MS, importWithin, pickRule } from "./modules.js";
+import type { Importer } from "./import-file.js";
 import { findConfig, readConfig } from "./load.js";
 import { describeAjvError, displayPath } from "./problems.js";
 import { ruleOptionProblems, type PrecompiledValidators, type SchemaValidator } from "./validators.js";
 import { configSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./schema.js";
-
-export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map<string, Preset>([
-  ["v5", v5Preset],
-  ["v7", v7Preset],
-  ["metadata-file", metadataFilePreset],
-]);
-
-/** The preset of each format, for `auto`. */
-const PRESET_OF_FORMAT: Readonly<Record<FormatName, Preset>> = {
-  v5: v5Preset,
-  v7: v7Preset,
-  "metadata-file": metadataFilePreset,
-};
 
 export interface LoadedRule {
   readonly rule: AnyRule;
@@ -43,6 +28,8 @@ export interface LoadedConfig {
   readonly rules: ReadonlyMap<string, LoadedRule>;
   /** Every preset the config names, resolved (with its `extends` chain flattened). */
   readonly presets: ReadonlyMap<string, Preset>;
+  /** The host's built-in presets, by name; `auto` runs the one named after the detected format. */
+  readonly builtinPresets: ReadonlyMap<string, Preset>;
 }
 
 export interface LoadOptions {
@@ -51,8 +38,12 @@ export interface LoadOptions {
   readonly configFile?: string;
   /** `--preset`, checked here so that a typo fails before any input is read. */
   readonly preset?: string;
-  /** The rules that ship with returnlint, by id. */
+  /** The rules that ship with the host, by id. */
   readonly builtinRules: ReadonlyMap<string, LoadedRule>;
+  /** The presets that ship with the host, by name: one per format, named after it (v5, v7, metadata-file). */
+  readonly builtinPresets: ReadonlyMap<string, Preset>;
+  /** How config, preset and rule modules are imported (default: Node's `import()`). */
+  readonly importer?: Importer;
   /** Schemas compiled when the host was built: what is here needs no ajv at run time. */
   readonly precompiled?: PrecompiledValidators;
   /** How long each config, preset or rule module may take to load (default 10 s). */
@@ -65,7 +56,7 @@ export interface LoadOptions {
  */
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const timeoutMs = options.moduleTimeoutMs ?? DEFAULT_MODULE_TIMEOUT_MS;
-  const raw = options.configFile === undefined ? await findConfig(options.cwd, timeoutMs) : await readConfig(options.configFile, timeoutMs);
+  const raw = options.configFile === undefined ? await findConfig(options.cwd, timeoutMs, options.importer) : await readConfig(options.configFile, timeoutMs, options.importer);
   const file = raw?.file ?? null;
   const base = file === null ? path.resolve(options.cwd) : path.dirname(file);
   const label = file === null ? "--preset" : path.relative(options.cwd, file) || file;
@@ -89,7 +80,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   for (const name of presetNames) {
     if (name === "auto") continue;
     try {
-      const resolved = await resolvePreset(name, base, [], timeoutMs);
+      const resolved = await resolvePreset(name, base, [], { timeoutMs, builtin: options.builtinPresets, ...(options.importer === undefined ? {} : { importer: options.importer }) });
       presets.set(name, resolved.preset);
       for (const [id, ruleBase] of resolved.ruleBases) presetBases.set(`${name}\0${id}`, ruleBase);
     } catch (error) {
@@ -113,13 +104,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   }
 
   // Built-in presets carry options their rules accept (a repository test says so); anything else is checked.
-  const onlyBuiltinPresets = [...presets.values()].every((preset) => BUILTIN_PRESETS.get(preset.name) === preset);
+  const onlyBuiltinPresets = [...presets.values()].every((preset) => options.builtinPresets.get(preset.name) === preset);
   const checkOptions = raw !== null || !onlyBuiltinPresets;
   for (const { where, id, entry, bases } of entries) {
     let loaded = rules.get(id);
     if (loaded === undefined) {
       try {
-        loaded = await resolveRule(id, bases, options.builtinRules, timeoutMs);
+        loaded = await resolveRule(id, bases, options.builtinRules, timeoutMs, options.importer);
         rules.set(id, loaded);
       } catch (error) {
         if (!(error instanceof ReturnlintError)) throw error;
@@ -147,7 +138,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       problems,
     );
   }
-  return { file, config, rules, presets };
+  return { file, config, rules, presets, builtinPresets: options.builtinPresets };
 }
 
 async function checkShape(value: unknown, precompiled: SchemaValidator | undefined): Promise<{ problems: string[]; usable: Config }> {
@@ -224,6 +215,7 @@ export async function resolveRule(
   base: string | readonly string[],
   builtins: ReadonlyMap<string, LoadedRule>,
   timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS,
+  importer?: Importer,
 ): Promise<LoadedRule> {
   const builtin = builtins.get(id);
   if (builtin !== undefined) return builtin;
@@ -238,7 +230,7 @@ export async function resolveRule(
       // Custom rules run in the rule thread (isolation.ts); where it cannot start, here.
       const rule = canIsolate()
         ? await loadIsolatedRule(module, timeoutMs)
-        : completeRule(pickRule(await importWithin(found.file, source, "RULE_NOT_FOUND", timeoutMs), id, source));
+        : completeRule(pickRule(await importWithin(found.file, source, "RULE_NOT_FOUND", timeoutMs, importer), id, source));
       return { rule, source };
     }
   }
@@ -262,25 +254,32 @@ interface ResolvedPreset {
 
 const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file"];
 
-async function resolvePreset(name: string, base: string, chain: readonly string[], timeoutMs: number): Promise<ResolvedPreset> {
+/** How presets are found and imported: the host's built-in ones first, then modules. */
+interface PresetLoading {
+  readonly timeoutMs: number;
+  readonly builtin: ReadonlyMap<string, Preset>;
+  readonly importer?: Importer;
+}
+
+async function resolvePreset(name: string, base: string, chain: readonly string[], loading: PresetLoading): Promise<ResolvedPreset> {
   if (chain.includes(name)) {
     throw new ReturnlintError("PRESET_NOT_FOUND", `preset "${name}" extends itself: ${[...chain, name].join(" → ")}`);
   }
-  const builtin = BUILTIN_PRESETS.get(name);
+  const builtin = loading.builtin.get(name);
   if (builtin !== undefined) return { preset: builtin, ruleBases: new Map() };
-  const tried: string[] = [`built-in presets (${[...BUILTIN_PRESETS.keys(), "auto"].join(", ")})`];
+  const tried: string[] = [`built-in presets (${[...loading.builtin.keys(), "auto"].join(", ")})`];
   for (const candidate of candidatesFor(name, "preset")) {
     const found = locate(candidate, base);
     tried.push(found.tried);
     if (found.file === undefined) continue;
-    const module = await importWithin(found.file, candidate, "PRESET_NOT_FOUND", timeoutMs);
+    const module = await importWithin(found.file, candidate, "PRESET_NOT_FOUND", loading.timeoutMs, loading.importer);
     const preset = isObject(module) && isObject(module.default) ? module.default : module;
     const shapeProblems = presetProblems(preset);
     if (!isObject(preset) || shapeProblems.length > 0) {
       throw new ReturnlintError("PRESET_NOT_FOUND", `${candidate} does not export a valid preset: ${shapeProblems.join("; ")}`);
     }
     const parentName = typeof preset.extends === "string" ? preset.extends : undefined;
-    const parent = parentName === undefined ? undefined : await resolvePreset(parentName, path.dirname(found.file), [...chain, name], timeoutMs);
+    const parent = parentName === undefined ? undefined : await resolvePreset(parentName, path.dirname(found.file), [...chain, name], loading);
     const rules = preset.rules as Record<string, RuleEntry>;
     const folder = path.dirname(found.file);
     const ruleBases = new Map(parent?.ruleBases);
@@ -288,7 +287,7 @@ async function resolvePreset(name: string, base: string, chain: readonly string[
     const format = (preset.format ?? parent?.preset.format ?? "v7") as FormatName;
     return { preset: { name, format, rules: { ...parent?.preset.rules, ...rules } }, ruleBases };
   }
-  const guess = closest(name, BUILTIN_PRESETS.keys());
+  const guess = closest(name, loading.builtin.keys());
   throw new ReturnlintError(
     "PRESET_NOT_FOUND",
     `unknown preset "${name}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; looked for ${tried.join(", ")}`,
@@ -484,7 +483,7 @@ export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRu
 }
 
 function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, presetName: string, format: FormatName | undefined): ResolvedRules {
-  const preset = format !== undefined ? PRESET_OF_FORMAT[format] : loaded.presets.get(presetName);
+  const preset = format !== undefined ? loaded.builtinPresets.get(format) : loaded.presets.get(presetName);
   if (preset === undefined) throw new ReturnlintError("PRESET_NOT_FOUND", `unknown preset "${presetName}"`);
 
   // Later layers override severity and merge options; the first mention fixes the order.

@@ -1,4 +1,7 @@
-import type { LoadedRule } from "@returnlint/core";
+import type { LoadedRule, Preset } from "@returnlint/core";
+import metadataFilePreset from "@returnlint/preset-metadata-file";
+import v5Preset from "@returnlint/preset-v5";
+import v7Preset from "@returnlint/preset-v7";
 import artifactContent from "@returnlint/rule-artifact-content";
 import artifactEvidence from "@returnlint/rule-artifact-evidence";
 import artifacts from "@returnlint/rule-artifacts";
@@ -19,3 +22,6 @@ export const BUILTIN_RULES: ReadonlyMap<string, LoadedRule> = new Map(
     { rule, source: `@returnlint/rule-${rule.id}` } satisfies LoadedRule,
   ]),
 );
+
+/** Every preset that ships with returnlint, by name. A format's preset has the format's name (v5, v7, metadata-file): `auto` picks it. */
+export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset].map((preset) => [preset.name, preset]));

@@ -4,6 +4,7 @@ import {
   ReturnlintError,
   createFileView,
   extractReturn,
+  lineAndColumn,
   loadConfig,
   parseReturn,
   rulesFor,
@@ -14,6 +15,7 @@ import {
   type PrecompiledValidators,
   type SchemaValidator,
   type FileView,
+  type Importer,
   type Identity,
   type LoadedConfig,
   type ParseOutcome,
@@ -21,7 +23,9 @@ import {
   type ReturnOrigin,
 } from "@returnlint/core";
 import { PRECOMPILED } from "./precompiled.js";
-import { BUILTIN_RULES } from "./registry.js";
+import { BUILTIN_PRESETS, BUILTIN_RULES } from "./registry.js";
+
+export type { Importer };
 
 export interface ConfigOptions {
   /** Where config discovery starts (default: the current directory). */
@@ -30,12 +34,19 @@ export interface ConfigOptions {
   readonly configFile?: string;
   /** A preset for every command, over the config's (`--preset`). */
   readonly preset?: string;
+  /** How config, preset and rule modules are imported (default: Node's `import()`; returnlint's bin lends its loader's). */
+  readonly importer?: Importer;
 }
 
 /** What the caller knows about the delegation (core's `Expected`): session id, agent, task, run start, … */
 export interface ValidateOptions extends ConfigOptions, Expected {
   /** The orchestrator command the return answers: research, plan, revise, implement, … */
   readonly command?: string | null;
+  /**
+   * Without `command`: the command the parsed return names (scan reads it from a metadata
+   * file's status), from the one parse `validate` makes.
+   */
+  readonly commandOf?: (value: unknown) => string | null;
   /** The directory artifact paths are relative to (default: `cwd`). */
   readonly root?: string;
   /** A config loaded once with `loadReturnlintConfig`, to validate many returns without reloading it. */
@@ -75,6 +86,14 @@ export interface ValidationReport extends Report {
   readonly origin: ReturnOrigin;
   /** With the preset `auto`: why the return was taken to be in its format (`read from specs/…/.return-meta.json`). */
   readonly formatReason?: string;
+  /** The return as the rules checked it (byte-order mark removed; found inside prose, when it was). */
+  readonly text: string;
+  /** The line of the input on which `text` starts: 1 unless the return was found inside prose. */
+  readonly firstLine: number;
+  /** The return, parsed once, here (undefined when it is not JSON): formatters, scan and the hook use it as it is. */
+  readonly value: unknown;
+  /** The rules configured for this return, in the order they ran (a rule that needs an object skips a return that is not one). */
+  readonly rules: readonly AnyRule[];
 }
 
 /** The precompiled validators keyed by the rule objects they belong to (core's PrecompiledValidators). */
@@ -100,10 +119,12 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
   return loadConfig({
     cwd: options.cwd ?? process.cwd(),
     builtinRules: BUILTIN_RULES,
+    builtinPresets: BUILTIN_PRESETS,
     moduleTimeoutMs: ruleTimeoutFromEnv(),
     ...(validators === undefined ? {} : { precompiled: validators }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     ...(options.preset === undefined ? {} : { preset: options.preset }),
+    ...(options.importer === undefined ? {} : { importer: options.importer }),
   });
 }
 
@@ -114,12 +135,13 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
 export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const config = options.config ?? (await loadReturnlintConfig(options));
   const fromFile = options.fromFile === true || options.missingFile === true;
-  const { text, origin, parse } =
-    options.missingFile === true ? missingReturn(options.source ?? ".return-meta.json") : locateReturn(stripBom(input), fromFile);
-  const command = options.command ?? null;
+  const whole = stripBom(input);
+  const { text, origin, parse } = options.missingFile === true ? missingReturn(options.source ?? ".return-meta.json") : locateReturn(whole, fromFile);
+  const value = parse.ok ? parse.value : undefined;
+  const command = options.command ?? options.commandOf?.(value) ?? null;
   const { format, preset, rules, detection } = rulesFor(config, {
     command,
-    value: parse.ok ? parse.value : undefined,
+    value,
     ...(options.preset === undefined ? {} : { preset: options.preset }),
     ...(fromFile ? { source: options.source ?? "a metadata file" } : {}),
   });
@@ -134,7 +156,18 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     files,
     ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
   });
-  return { ...report, preset, origin, ...(detection === undefined ? {} : { formatReason: detection.reason }) };
+  // A return found inside prose (a fenced block, a <task_result>) starts further down the input.
+  const start = text === whole ? 0 : whole.indexOf(text);
+  return {
+    ...report,
+    preset,
+    origin,
+    ...(detection === undefined ? {} : { formatReason: detection.reason }),
+    text,
+    firstLine: start <= 0 ? 1 : lineAndColumn(whole, start).line,
+    value,
+    rules: rules.map(({ rule }) => rule),
+  };
 }
 
 /** What json-structure sees when the metadata file is not there. */
@@ -166,6 +199,6 @@ function locateReturn(input: string, fromFile: boolean): { text: string; origin:
   const direct = parseReturn(input);
   if (fromFile) return { text: input, origin: "file", parse: direct };
   if (direct.ok) return { text: input, origin: "bare", parse: direct };
-  const { text, origin } = extractReturn(input);
-  return { text, origin, parse: text === input ? direct : parseReturn(text) };
+  const { text, origin, parsed } = extractReturn(input);
+  return { text, origin, parse: text === input ? direct : parseReturn(text, parsed) };
 }

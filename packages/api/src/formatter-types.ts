@@ -1,4 +1,4 @@
-import type { ValidationReport } from "../api.js";
+import type { ValidationReport } from "./validate.js";
 
 /** What a formatter may say about a rule that was configured for the return. */
 export interface RuleInfo {

@@ -1,5 +1,5 @@
 import type { Result } from "@returnlint/core";
-import type { FormatterInput } from "./types.js";
+import type { FormatterInput } from "./formatter-types.js";
 
 /** What a verdict depends on: the report and `--max-warnings`. */
 type Verdict = Pick<FormatterInput, "report" | "maxWarnings">;

@@ -1,5 +1,5 @@
 import { isObject, preview, quoted, tokensOf, valueAt, type Result } from "@returnlint/core";
-import type { Formatter, FormatterInput, ManyFormatter } from "./types.js";
+import type { Formatter, FormatterInput, ManyFormatter } from "./formatter-types.js";
 import { failing, passed } from "./verdict.js";
 
 interface Problem {

@@ -78,18 +78,21 @@ export function ruleListing(entry: CatalogueEntry) {
   };
 }
 
+/** A built-in rule's README by its package (the entry's `source`), or undefined to describe it from its meta. */
+export type ReadmeOf = (entry: CatalogueEntry) => string | undefined | Promise<string | undefined>;
+
 /**
- * A rule's documentation, as `returnlint explain RULE` prints it: a built-in rule's README,
- * or what a custom rule's meta says. An unknown name is a usage error with a "did you mean".
+ * A rule's documentation, as `returnlint explain RULE` prints it: a built-in rule's README
+ * (as `readmeOf` finds it: the CLI bundles them), or what the rule's meta says. An unknown
+ * name is a usage error with a "did you mean".
  */
-export async function explainRule(entries: readonly CatalogueEntry[], name: string): Promise<string> {
+export async function explainRule(entries: readonly CatalogueEntry[], name: string, readmeOf: ReadmeOf = () => undefined): Promise<string> {
   const entry = findRule(entries, name);
   if (entry === undefined) {
     const guess = closest(name, entries.map((known) => known.id));
     throw new ReturnlintError("USAGE", `Unknown rule "${name}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}. "returnlint rules" lists the rules.`);
   }
-  const readme = entry.builtin ? (await import("./rule-docs.js")).RULE_DOCS[entry.loaded.rule.id] : undefined;
-  return readme ?? describe(entry);
+  return (entry.builtin ? await readmeOf(entry) : undefined) ?? describe(entry);
 }
 
 /** What the rule's own meta says, for a rule that comes without a README. */

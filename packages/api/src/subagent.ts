@@ -1,8 +1,8 @@
 import path from "node:path";
-import { extractReturn, isReturnlintError, parseReturn, stripBom, type LoadedConfig } from "@returnlint/core";
-import { validate, type ValidationReport } from "../api.js";
-import { reaskLine } from "../formatters/reask.js";
-import { readTaskReturn } from "../tasks.js";
+import { extractReturn, isReturnlintError, parseReturn, type LoadedConfig } from "@returnlint/core";
+import { validate, type ValidationReport } from "./validate.js";
+import { reaskLine } from "./reask.js";
+import { readTaskReturn } from "./tasks.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
 // Shared by `returnlint hook claude` and @returnlint/opencode.
@@ -151,12 +151,11 @@ export async function checkReturn(
     ...(context.transcriptPath === undefined ? {} : { transcriptPath: context.transcriptPath }),
     ...(task === null ? {} : { task }),
   });
-  const value = parseReturn(stripBom(located.kind === "file" ? located.text : extractReturn(located.text).text));
   const problems = report.results
     .filter((result) => result.level === "fail")
     .map((result) => {
       const { message, detail, recommendation } = result;
-      const reask = reaskLine(result, value.ok ? value.value : undefined);
+      const reask = reaskLine(result, report.value);
       return { message, ...(detail === undefined ? {} : { detail }), ...(recommendation === undefined ? {} : { recommendation }), reask };
     });
   return {

@@ -1,13 +1,13 @@
 import path from "node:path";
 import { ReturnlintError, type LoadedConfig } from "@returnlint/core";
-import { validate, type ValidateOptions } from "./api.js";
-import { knownCommand } from "./args.js";
-import { catalogue, explainRule, ruleListing } from "./catalogue.js";
-import { formatterContext } from "./formatters/context.js";
-import { reportObject } from "./formatters/json.js";
-import { reask } from "./formatters/reask.js";
-import { passed } from "./formatters/verdict.js";
+import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.js";
+import { knownCommand } from "./commands.js";
+import { formatterContext } from "./context.js";
+import { reask } from "./reask.js";
+import { reportObject } from "./report-object.js";
 import { MetadataFile, openTask } from "./tasks.js";
+import { validate, type ValidateOptions } from "./validate.js";
+import { passed } from "./verdict.js";
 
 /**
  * The library's view of one checked return, for hosts that are neither a shell nor a
@@ -75,7 +75,7 @@ async function lint(text: string, options: LintOptions & Pick<ValidateOptions, "
     source: options.source,
     cwd: options.root,
     ...(options.task === undefined ? {} : { task: options.task }),
-    ...formatterContext(options.config, text, { command: report.command, origin: report.origin, ...(options.preset === undefined ? {} : { preset: options.preset }) }),
+    ...formatterContext(report),
     color: false,
     quiet: false,
   };
@@ -90,7 +90,7 @@ export function listRules(config: LoadedConfig): ReturnType<typeof ruleListing>[
   return catalogue(config).map(ruleListing);
 }
 
-/** One rule's documentation, as `returnlint explain RULE` prints it. */
-export function describeRule(config: LoadedConfig, name: string): Promise<string> {
-  return explainRule(catalogue(config), name);
+/** One rule's documentation, as `returnlint explain RULE` prints it (built-in rules' READMEs as `readmeOf` finds them). */
+export function describeRule(config: LoadedConfig, name: string, readmeOf?: ReadmeOf): Promise<string> {
+  return explainRule(catalogue(config), name, readmeOf);
 }

@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { checkReturn, loadReturnlintConfig, validate } from "@returnlint/api";
+import { stripBom } from "@returnlint/core";
+import { main } from "../src/main.js";
+import { EXAMPLES, project } from "./helpers.js";
+
+// Issue 17: a return is parsed once. `validate` parses it and hands the parsed value on in its
+// report; the formatters, scan and the hook use that instead of parsing it again. Every parse of a
+// return goes through JSON.parse: this counts the calls that parse each return's text.
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+/** Counts JSON.parse calls by the text they parse. */
+function countParses(): Map<string, number> {
+  const counts = new Map<string, number>();
+  const original = JSON.parse.bind(JSON);
+  vi.spyOn(JSON, "parse").mockImplementation((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    counts.set(text, (counts.get(text) ?? 0) + 1);
+    return original(text, reviver) as unknown;
+  });
+  return counts;
+}
+
+function io(cwd: string) {
+  const out: string[] = [];
+  return {
+    out,
+    io: {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdin: process.stdin,
+      color: false,
+      stdout: (text: string) => out.push(text),
+      stderr: (text: string) => out.push(text),
+    },
+  };
+}
+
+const VALID = path.join(EXAMPLES, "valid-v7");
+const validText = stripBom(readFileSync(path.join(VALID, "return.json"), "utf8"));
+
+describe("one parse per return", () => {
+  it("validate parses the return once and hands on the value, the origin and the rules", async () => {
+    const config = await loadReturnlintConfig({ cwd: VALID });
+    const counts = countParses();
+    const report = await validate(validText, { config, cwd: VALID, command: "research" });
+    expect(counts.get(validText)).toBe(1);
+    expect(report.ok).toBe(true);
+    expect(report.origin).toBe("bare");
+    expect(report.value).toEqual(JSON.parse(validText));
+    expect(report.rules.map((rule) => rule.id)).toContain("artifacts");
+  });
+
+  it("a return inside prose: its JSON is parsed once, and the report says where it starts", async () => {
+    const config = await loadReturnlintConfig({ cwd: VALID });
+    const counts = countParses();
+    const input = `Done. Here is my return:\n\n\`\`\`json\n${validText.trim()}\n\`\`\`\n`;
+    const report = await validate(input, { config, cwd: VALID, command: "research" });
+    expect(report.origin).toBe("fenced");
+    expect(report.firstLine).toBe(4);
+    expect(counts.get(report.text)).toBe(1);
+  });
+
+  for (const format of ["stylish", "json", "sarif", "github", "junit", "reask"]) {
+    it(`check -f ${format} parses the return once`, async () => {
+      // The build defines it in the bundles (build.mjs); the sources run here.
+      vi.stubGlobal("RETURNLINT_VERSION", "0.0.0-test");
+      const counts = countParses();
+      const { io: commandIo, out } = io(VALID);
+      const code = await main(["check", "return.json", "--command", "research", "-f", format], commandIo);
+      expect(code, out.join("")).toBe(0);
+      expect(counts.get(validText)).toBe(1);
+    });
+  }
+
+  it("check of a failing return with every formatter parses it once", async () => {
+    const root = project({ "return.json": { status: "completed", summary: "Did it.", artifacts: [{ type: "report", path: "specs/1_x/reports/r.md" }], metadata: {} } });
+    const text = stripBom(readFileSync(path.join(root, "return.json"), "utf8"));
+    const counts = countParses();
+    const { io: commandIo } = io(root);
+    const code = await main(["check", "return.json", "--command", "research", "-f", "stylish", "-f", "reask"], commandIo);
+    expect(code).toBe(1);
+    expect(counts.get(text)).toBe(1);
+  });
+
+  it("scan parses each metadata file once (the command comes from the same parse)", async () => {
+    const dir = path.join(EXAMPLES, "scan");
+    const counts = countParses();
+    const { io: commandIo, out } = io(dir);
+    const code = await main(["scan", "--format", "json"], commandIo);
+    expect(code).toBe(1);
+    const items = JSON.parse(out.join("")) as { source: string }[];
+    expect(items.length).toBeGreaterThan(1);
+    for (const item of items) {
+      const text = stripBom(readFileSync(path.join(dir, item.source), "utf8"));
+      expect(counts.get(text), item.source).toBe(1);
+    }
+  });
+
+  it("the hook's checkReturn parses the return once", async () => {
+    const config = await loadReturnlintConfig({ cwd: VALID });
+    const counts = countParses();
+    const checked = await checkReturn({ kind: "message", text: validText }, { config, root: VALID, command: "research", agent: "researcher" });
+    expect(checked.ok).toBe(true);
+    expect(counts.get(validText)).toBe(1);
+  });
+
+  it("the count can fail: parsing the same text twice is seen", () => {
+    const counts = countParses();
+    JSON.parse(validText);
+    JSON.parse(validText);
+    expect(counts.get(validText)).toBe(2);
+  });
+});
