@@ -1,4 +1,4 @@
-import { closest, renderOptionsTable, ReturnlintError, type AnyRule, type LoadedConfig, type LoadedRule, type RuleEntry, type RuleMeta, type Severity } from "@returnlint/core";
+import { closest, completeMeta, renderOptionsTable, ReturnlintError, type AnyRule, type LoadedConfig, type LoadedRule, type RuleEntry, type Severity } from "@returnlint/core";
 import { BUILTIN_RULES } from "./registry.js";
 
 /** What the config file itself says about a rule: its severity under `rules`, and under each command that names it. */
@@ -52,11 +52,8 @@ function severityOf(entry: RuleEntry | undefined): Severity {
  * else's code: one without `meta.description` or `meta.docs` still gets a line, never "undefined".
  */
 export function ruleText(rule: AnyRule): { readonly description: string; readonly docs: string } {
-  const meta = rule.meta as Partial<RuleMeta<unknown>>;
-  return {
-    description: typeof meta.description === "string" && meta.description.trim() !== "" ? meta.description : "(no description in its meta)",
-    docs: typeof meta.docs === "string" ? meta.docs : "",
-  };
+  const { description, docs } = completeMeta(rule.meta);
+  return { description, docs };
 }
 
 /** The entry a user means by `name`: the id the config uses, or the rule's own id. */

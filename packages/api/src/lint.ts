@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.js";
 import { knownCommand } from "./commands.js";
 import { formatterContext } from "./context.js";
@@ -38,9 +38,8 @@ export function lintText(text: string, options: LintOptions & { readonly source?
  * any other file holds a console return.
  */
 export async function lintFile(file: string, options: LintOptions): Promise<LintedReturn> {
-  const absolute = path.resolve(options.root, file);
-  const relative = path.relative(options.root, absolute);
-  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
+  const relative = relativeInside(options.root, path.resolve(options.root, file));
+  if (relative === undefined || relative === "") {
     throw new ReturnlintError("USAGE", `${file} is outside the project root (${options.root}); returnlint reads returns only inside it.`);
   }
   const metadataFile = path.basename(relative) === ".return-meta.json";

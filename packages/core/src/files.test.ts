@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlink
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createFileView } from "./files.js";
+import { createFileView, relativeInside } from "./files.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "returnlint-files-"));
 afterAll(() => {
@@ -104,4 +104,16 @@ describe("createFileView(): the paths an attacker writes", () => {
     expect(view.read("swapped.md", 100)).toBeNull();
   });
 
+});
+
+describe("relativeInside", () => {
+  it("gives the path below the root, \"\" for the root, and undefined for anywhere else", () => {
+    expect(relativeInside("/p", "/p/specs/1_x/.return-meta.json")).toBe("specs/1_x/.return-meta.json");
+    expect(relativeInside("/p", "/p")).toBe("");
+    // A name that starts with two dots is a file in the root, not its parent.
+    expect(relativeInside("/p", "/p/..notes.md")).toBe("..notes.md");
+    expect(relativeInside("/p", "/")).toBeUndefined();
+    expect(relativeInside("/p", "/q/x.json")).toBeUndefined();
+    expect(relativeInside("/p", "/p/../q")).toBeUndefined();
+  });
 });

@@ -17,6 +17,15 @@ export interface FileViewOptions {
 }
 
 /**
+ * `file` relative to `root` when it is `root` itself ("") or below it; undefined when it
+ * is elsewhere. A name that merely starts with two dots (`..notes.md`) is below it.
+ */
+export function relativeInside(root: string, file: string): string | undefined {
+  const relative = path.relative(root, file);
+  return relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative) ? undefined : relative;
+}
+
+/**
  * The only way rules reach the disk. Core alone decides what a path may reach:
  * relative paths inside the root, no `..` escape, no symlink leading out, and
  * nothing but regular files is ever opened for reading (FIFOs, sockets, devices and

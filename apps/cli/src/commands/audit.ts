@@ -1,5 +1,5 @@
 import path from "node:path";
-import { GitObjectCache, ReturnlintError, createGitFileView, gitEnvironment, openGitObjects, type GitFileView } from "@returnlint/core";
+import { GitObjectCache, ReturnlintError, createGitFileView, relativeInside, gitEnvironment, openGitObjects, type GitFileView } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
 import { auditConfig } from "../audit/config.js";
 import { renderJson, type AuditDocument } from "../audit/document.js";
@@ -199,8 +199,8 @@ function verdictLine(document: AuditDocument, maxPhantom: number | undefined, re
 
 /** A path relative to the current directory when it is below it, else absolute. */
 function display(cwd: string, file: string): string {
-  const relative = path.relative(cwd, file);
-  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
+  const relative = relativeInside(cwd, file);
+  return relative === undefined || relative === "" ? file : relative;
 }
 
 const phantomSoFar = (returns: readonly AuditedReturn[]): string => returns.filter((audited) => audited.phantom).length.toLocaleString("en-US");

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
+import { relativeInside, ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import { knownCommand } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { validate } from "@returnlint/api";
@@ -200,8 +200,8 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     if (file === undefined || file === "-") return readStdin(io.stdin);
     const absolute = path.resolve(io.cwd, file);
     if (values.consume !== true) return readInput(absolute);
-    const relative = path.relative(root, absolute);
-    if (relative.startsWith("..") || path.isAbsolute(relative)) {
+    const relative = relativeInside(root, absolute);
+    if (relative === undefined) {
       throw new ReturnlintError("USAGE", `--consume deletes only a metadata file inside the project root (${root}); ${absolute} is outside it. Pass --root.`);
     }
     try {

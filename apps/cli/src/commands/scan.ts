@@ -1,6 +1,6 @@
 import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
-import { ReturnlintError, createFileView, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
+import { ReturnlintError, createFileView, relativeInside, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
 import { knownCommand } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { validate, type ValidationReport } from "@returnlint/api";
@@ -264,8 +264,8 @@ function reasonOf(error: unknown): string {
 }
 
 function display(cwd: string, file: string): string {
-  const relative = path.relative(cwd, file);
-  return relative === "" ? "." : relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
+  const relative = relativeInside(cwd, file);
+  return relative === undefined ? file : relative === "" ? "." : relative;
 }
 
 function firstFailure(report: ValidationReport): Result | undefined {
