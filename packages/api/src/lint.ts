@@ -4,7 +4,7 @@ import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.
 import { knownCommand } from "./commands.js";
 import { formatterContext } from "./context.js";
 import { reask } from "./reask.js";
-import { reportObject } from "./report-object.js";
+import { reportObject, type ReportObject } from "./report-object.js";
 import { MetadataFile, openTask } from "./tasks.js";
 import { validate, type ValidateOptions } from "./validate.js";
 import { passed } from "./verdict.js";
@@ -15,7 +15,7 @@ import { passed } from "./verdict.js";
  * `check --format reask` addresses to the subagent.
  */
 export interface LintedReturn {
-  readonly report: ReturnType<typeof reportObject>;
+  readonly report: ReportObject;
   /** `--format reask`: one line per problem, or "The return is valid …; nothing to fix." */
   readonly reask: string;
 }

@@ -1,6 +1,6 @@
 export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
-export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
+export { EXIT, ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode, type ExitCode } from "./errors.js";
 export { fillTemplate, MAX_QUOTED_CHARS, placeholders, quoted } from "./messages.js";
 export { escapeToken, isObject, jsonText, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
 export { decodeUtf8, findDuplicateKeys, lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
@@ -9,14 +9,23 @@ export { closest, editDistance } from "./suggest.js";
 export {
   COMMAND_SUCCESS,
   CONTEXTUAL_SUCCESS,
+  FORMAT_NAMES,
   IN_PROGRESS,
   LEGACY_STATUSES,
+  METADATA_FILE,
   NON_SUCCESS_STATUSES,
+  SPECS_DIR,
   SUCCESS_WORDS,
+  commandInName,
+  commandOfStatus,
   detectFormat,
   type Detection,
+  formatOfFileName,
   isSuccessLike,
+  successInWord,
   successStatuses,
+  taskNamedIn,
+  taskOfPath,
 } from "./vocabulary.js";
 export { createFileView, relativeInside, type FileViewOptions } from "./files.js";
 export { GitObjectCache, GitTree, createGitFileView, lexicalProblem, type GitFileView, type GitFileViewOptions, type GitObjectFacts, type GitTreeEntry } from "./git-files.js";

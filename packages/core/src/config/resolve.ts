@@ -5,7 +5,7 @@ import { isObject, jsonType, preview } from "../pointer.js";
 import type { ConfiguredRule } from "../runner.js";
 import { closest } from "../suggest.js";
 import type { AnyRule, FormatName, Severity } from "../types.js";
-import { detectFormat, type Detection } from "../vocabulary.js";
+import { detectFormat, FORMAT_NAMES, type Detection } from "../vocabulary.js";
 import { canIsolate, loadIsolatedRule } from "../isolation.js";
 import { completeMeta, DEFAULT_MODULE_TIMEOUT_MS, importWithin, pickRule } from "./modules.js";
 import type { Importer } from "./import-file.js";
@@ -71,7 +71,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const presets = new Map<string, Preset>();
   /** Where each package preset's rules resolve from first: the preset's own folder, then the config's. */
   const presetBases = new Map<string, string>();
-  const presetNames = new Set<string>(["v5", "v7", "metadata-file"]);
+  const presetNames = new Set<string>(FORMAT_NAMES);
   if (options.preset !== undefined) presetNames.add(options.preset);
   if (config.preset !== undefined) presetNames.add(config.preset);
   for (const command of Object.values(config.commands ?? {})) {
@@ -252,8 +252,6 @@ interface ResolvedPreset {
   readonly ruleBases: ReadonlyMap<string, string>;
 }
 
-const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file"];
-
 /** How presets are found and imported: the host's built-in ones first, then modules. */
 interface PresetLoading {
   readonly timeoutMs: number;
@@ -299,8 +297,8 @@ function presetProblems(preset: unknown): string[] {
   if (!isObject(preset)) return [`it exports ${jsonType(preset)}, not an object with "rules"`];
   const problems: string[] = [];
   if (!isObject(preset.rules)) problems.push(`"rules" must be an object; received ${preview(preset.rules)}`);
-  if (preset.format !== undefined && !FORMATS.includes(preset.format as FormatName)) {
-    problems.push(`"format" must be one of ${FORMATS.join(", ")}; received ${preview(preset.format)}`);
+  if (preset.format !== undefined && !(FORMAT_NAMES as readonly unknown[]).includes(preset.format)) {
+    problems.push(`"format" must be one of ${FORMAT_NAMES.join(", ")}; received ${preview(preset.format)}`);
   }
   if (preset.extends !== undefined && typeof preset.extends !== "string") problems.push(`"extends" must be a preset name; received ${preview(preset.extends)}`);
   for (const [id, entry] of Object.entries(isObject(preset.rules) ? preset.rules : {})) {

@@ -1,4 +1,5 @@
-import type { AnyRule, JsonSchema, Severity } from "../types.js";
+import type { AnyRule, FormatName, JsonSchema, Severity } from "../types.js";
+import { FORMAT_NAMES } from "../vocabulary.js";
 
 export type RuleEntry = Severity | readonly [Severity] | readonly [Severity, Record<string, unknown>];
 
@@ -20,7 +21,7 @@ export interface Config {
 /** A preset: data only. `extends` names another preset whose rules come first. */
 export interface Preset {
   readonly name: string;
-  readonly format: "v5" | "v7" | "metadata-file";
+  readonly format: FormatName;
   readonly description?: string;
   readonly extends?: string;
   readonly rules: Readonly<Record<string, RuleEntry>>;
@@ -109,7 +110,7 @@ export function editorSchema(builtins: Iterable<AnyRule>): JsonSchema {
   }
   const presetName = {
     ...preset,
-    anyOf: [{ enum: ["v5", "v7", "metadata-file", "auto"] }, { type: "string", minLength: 1 }],
+    anyOf: [{ enum: [...FORMAT_NAMES, "auto"] }, { type: "string", minLength: 1 }],
   };
   const command = { $ref: "#/$defs/command" };
   const base = configSchema.properties as Record<string, JsonSchema>;

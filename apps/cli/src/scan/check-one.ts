@@ -1,0 +1,56 @@
+import { commandOfStatus, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type LoadedConfig } from "@returnlint/core";
+import { readReturnFile, validate, type ValidationReport } from "@returnlint/api";
+
+/** One return file of a scan: its report, or why it could not be read. */
+export type Outcome =
+  | { readonly source: string; readonly report: ValidationReport; readonly phantom: boolean }
+  | { readonly source: string; readonly unreadable: string };
+
+export interface ScanContext {
+  readonly cwd: string;
+  readonly config: LoadedConfig;
+  /** `--command`; null: each return's command comes from its status (core's `commandOfStatus`). */
+  readonly command: string | null;
+  readonly preset: string | undefined;
+  /** One view for the whole scan, one moment: the folders above the task folders are looked at once. */
+  readonly files: FileView;
+}
+
+/** Reads one return file (never through a symlink) and validates it: one read, one parse. */
+export async function checkReturnFile(file: string, source: string, context: ScanContext): Promise<Outcome> {
+  let text: string;
+  try {
+    text = stripBom(readReturnFile(file, { followSymlink: false }).text);
+  } catch (error) {
+    return { source, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
+  }
+  const report = await validate(text, {
+    cwd: context.cwd,
+    files: context.files,
+    config: context.config,
+    ...(context.command === null ? { commandOf: commandOfMetadataFile } : { command: context.command }),
+    fromFile: true,
+    source,
+    ...(context.preset === undefined ? {} : { preset: context.preset }),
+  });
+  return { source, report, phantom: claimsPhantomWork(report.value, context.files) };
+}
+
+/** A metadata file's status names the command it answers; anything else is checked with no command. */
+function commandOfMetadataFile(value: unknown): string | null {
+  return isObject(value) ? commandOfStatus(value.status) : null;
+}
+
+/**
+ * Phantom work, as the words say: a status that claims success (researched, planned,
+ * implemented, completed, or a word like done) and not one artifact that exists,
+ * whether the list is empty, left out, or names only files that are not there.
+ */
+function claimsPhantomWork(value: unknown, files: FileView): boolean {
+  if (!isObject(value) || typeof value.status !== "string" || !isSuccessLike(value.status)) return false;
+  const artifacts: unknown[] = Array.isArray(value.artifacts) ? (value.artifacts as unknown[]) : [];
+  return !artifacts.some((artifact) => {
+    const named = typeof artifact === "string" ? artifact : isObject(artifact) ? artifact.path : undefined;
+    return typeof named === "string" && files.check(named).ok;
+  });
+}
