@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkReturn, loadReturnlintConfig, validate } from "@returnlint/api";
+import { checkReturn, lintFile, lintTask, lintText, loadReturnlintConfig, locateReturn, validate } from "@returnlint/api";
 import { stripBom } from "@returnlint/core";
 import { main } from "../src/main.js";
 import { subagentStop } from "./claude-payloads.js";
@@ -133,6 +133,20 @@ describe("one parse per return", () => {
     for (const item of items) expect(counts.get(stripBom(readFileSync(path.join(dir, item.source), "utf8"))), item.source).toBe(1);
   });
 
+  it("the library's lintText, lintFile and lintTask parse the return once", async () => {
+    const dir = path.join(EXAMPLES, "scan");
+    const file = "specs/007_padded/.return-meta.json";
+    const text = stripBom(readFileSync(path.join(dir, file), "utf8"));
+    const config = await loadReturnlintConfig({ cwd: dir });
+    const counts = countParses();
+    expect((await lintFile(file, { config, root: dir, command: "research" })).report.ok).toBe(true);
+    expect(counts.get(text)).toBe(1);
+    expect((await lintTask("7", { config, root: dir, command: "research" })).report.ok).toBe(true);
+    expect(counts.get(text)).toBe(2);
+    await lintText(validText, { config, root: VALID, command: "research" });
+    expect(counts.get(validText)).toBe(1);
+  });
+
   describe("returnlint hook claude", () => {
     const returnOf = (summary: string) => ({
       status: "completed",
@@ -157,6 +171,19 @@ describe("one parse per return", () => {
       expect(counts.get(metaText)).toBeUndefined();
       const verdict = JSON.parse(readFileSync(path.join(root, ".returnlint/verdicts/lean-research-agent--a4e1f2c3.json"), "utf8")) as { ok: boolean; origin: string };
       expect(verdict).toMatchObject({ ok: true, origin: "bare" });
+    });
+
+    it("through the library: locateReturn reads nothing, checkReturn parses the message once", async () => {
+      const root = project({ "specs/1_x/reports/r.md": "# Report\n", "specs/1_x/.return-meta.json": { status: "researched" } });
+      const message = JSON.stringify(returnOf("Wrote specs/1_x/reports/r.md; the metadata is in specs/1_x/.return-meta.json."));
+      const config = await loadReturnlintConfig({ cwd: root });
+      const counts = countParses();
+      const located = locateReturn({ message, root, command: "research", config });
+      expect(located).toEqual({ kind: "message", text: message, orTask: { task: "1", slug: "x" } });
+      expect(counts.size).toBe(0);
+      const checked = await checkReturn(located, { root, command: "research", config });
+      expect(checked).toMatchObject({ ok: true, origin: "bare", source: "message" });
+      expect(counts.get(message)).toBe(1);
     });
 
     it("a prose message that names the metadata file: the file is the return, parsed once", async () => {

@@ -4,9 +4,10 @@ import type { ValidationReport } from "./validate.js";
 /**
  * DESIGN.md's report object: what `check --format json` prints for a return, what every
  * item of `scan --format json` is, and the report `lintText`/`lintFile`/`lintTask` (the MCP
- * server) hand back. One shape, built in one place (`reportObject`).
+ * server) hand back. One shape, built in one place (`reportObject`). A type, not an interface:
+ * hosts hand it on as a plain JSON object (the MCP server's `structuredContent`).
  */
-export interface ReportObject {
+export type ReportObject = {
   /** The verdict the exit code gives (`passed`): more warnings than --max-warnings fail a return too. */
   readonly ok: boolean;
   readonly command: string | null;
@@ -23,7 +24,7 @@ export interface ReportObject {
   readonly task?: string;
   /** The rules' results; with `--quiet`, the failures only. */
   readonly results: readonly Result[];
-}
+};
 
 /** The report object of one return, the verdict first. `ok` is the caller's verdict (`passed`, with its --max-warnings); `quiet` keeps the failures only. */
 export function reportObject(report: ValidationReport, source: string, options: { readonly ok: boolean; readonly quiet: boolean; readonly task?: string }): ReportObject {

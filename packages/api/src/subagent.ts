@@ -2,6 +2,7 @@ import path from "node:path";
 import { commandInName, isReturnlintError, METADATA_FILE, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { validate, type ValidationReport } from "./validate.js";
 import { reaskLine } from "./reask.js";
+import { passed } from "./verdict.js";
 import { readTaskReturn } from "./tasks.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
@@ -158,7 +159,7 @@ export async function checkReturn(
       return { message, ...(detail === undefined ? {} : { detail }), ...(recommendation === undefined ? {} : { recommendation }), reask };
     });
   return {
-    ok: report.ok,
+    ok: passed({ report }),
     status: report.status,
     origin: report.origin,
     source,

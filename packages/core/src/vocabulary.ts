@@ -30,9 +30,14 @@ export const CONTEXTUAL_SUCCESS = ["researched", "planned", "implemented"] as co
  * status. /revise answers `planned` too: only the delegation tells it from /plan.
  */
 export function commandOfStatus(status: unknown): string | null {
-  if (typeof status !== "string") return null;
-  return Object.entries(COMMAND_SUCCESS).find(([, success]) => success === status)?.[0] ?? null;
+  return typeof status === "string" ? (COMMAND_OF_STATUS.get(status) ?? null) : null;
 }
+
+const COMMAND_OF_STATUS: ReadonlyMap<string, string> = new Map(
+  Object.entries(COMMAND_SUCCESS)
+    .reverse()
+    .map(([command, success]) => [success, command]),
+);
 
 /** The words in a subagent's name that point at a command, most specific first: `revise-plan-agent` revises. */
 const NAME_WORDS: readonly (readonly [RegExp, string])[] = [
