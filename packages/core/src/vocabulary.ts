@@ -6,7 +6,7 @@ import { isObject } from "./pointer.js";
 // about the command, where a metadata file lives, and which format a return is written in.
 
 /** The return formats (DESIGN.md): each has a built-in preset of the same name; `auto` detects one per return. */
-export const FORMAT_NAMES = ["v5", "v7", "metadata-file"] as const;
+export const FORMAT_NAMES = ["v5", "v7", "metadata-file", "handoff"] as const;
 
 /** subagent-return-validation.md, Step 3. */
 export const LEGACY_STATUSES = ["completed", "partial", "failed", "blocked"] as const;
@@ -82,13 +82,21 @@ export function successStatuses(command: string | null): readonly string[] {
 
 /** return-metadata-file.md: a task's return is `specs/{N}_{SLUG}/.return-meta.json` below the project root. */
 export const METADATA_FILE = ".return-meta.json";
+/** The orchestrator's handoff (docs/formats-handoff.md), beside the metadata file in a task folder. */
+export const HANDOFF_FILE = ".orchestrator-handoff.json";
 /** The folder below the project root that holds the task folders. */
 export const SPECS_DIR = "specs";
 
 /** The file names each file-borne format is written to: a return read from one is in that format. */
-const FORMAT_OF_FILE: readonly (readonly [string, FormatName])[] = [[METADATA_FILE, "metadata-file"]];
+const FORMAT_OF_FILE: readonly (readonly [string, FormatName])[] = [
+  [METADATA_FILE, "metadata-file"],
+  [HANDOFF_FILE, "handoff"],
+];
 
-/** The format a return file's name says it holds (`.return-meta.json` → metadata-file), if any. */
+/** The names of the files returns are written to (what `scan` looks for). */
+export const RETURN_FILE_NAMES: readonly string[] = FORMAT_OF_FILE.map(([name]) => name);
+
+/** The format a return file's name says it holds (`.return-meta.json` → metadata-file, `.orchestrator-handoff.json` → handoff), if any. */
 export function formatOfFileName(name: string): FormatName | undefined {
   return FORMAT_OF_FILE.find(([fileName]) => fileName === name)?.[1];
 }

@@ -20,7 +20,8 @@ const DEFAULT_CONCURRENCY = 16;
 
 export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
-Validates every .return-meta.json below DIR (default: specs/) and prints the
+Validates every .return-meta.json and .orchestrator-handoff.json below DIR
+(default: specs/, archived tasks in specs/archive/ included) and prints the
 failing returns and a summary: returns by status, failures by rule, phantom
 work (a success status with no artifact that exists), passed and failed. The
 command of each return is inferred from its status (researched → research,
@@ -34,7 +35,7 @@ What was delegated:
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default) or json: one JSON array, one report per return

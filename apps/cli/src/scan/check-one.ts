@@ -33,7 +33,8 @@ export async function checkReturnFile(file: string, source: string, context: Sca
     source,
     ...(context.preset === undefined ? {} : { preset: context.preset }),
   });
-  return { source, report, phantom: claimsPhantomWork(report.value, context.files) };
+  // A handoff lists no artifacts of its own: the metadata file beside it carries them.
+  return { source, report, phantom: report.format !== "handoff" && claimsPhantomWork(report.value, context.files) };
 }
 
 /** A metadata file's status names the command it answers; anything else is checked with no command. */

@@ -1,4 +1,4 @@
-import { METADATA_FILE, type Result } from "@returnlint/core";
+import { RETURN_FILE_NAMES, type Result } from "@returnlint/core";
 import type { ValidationReport } from "@returnlint/api";
 import type { Summary } from "./summary.js";
 
@@ -23,7 +23,7 @@ function firstFailure(report: ValidationReport): Result | undefined {
 export function renderSummary(summary: Summary, dir: string, quiet: boolean, color: boolean): string {
   const verdict =
     summary.total === 0
-      ? `${CYAN(color, "[INFO]")} No ${METADATA_FILE} files below ${dir}\n`
+      ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE_NAMES.join(" or ")} files below ${dir}\n`
       : summary.failed === 0 && summary.unreadable === 0
         ? `${GREEN(color, "[PASS]")} All ${count(summary.total, "return")} below ${dir} passed\n`
         : `${RED(color, "[FAIL]")} ${String(summary.failed)} of ${count(summary.total, "return")} below ${dir} failed validation${summary.unreadable > 0 ? `; ${String(summary.unreadable)} could not be read` : ""}\n`;
