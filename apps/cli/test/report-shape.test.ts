@@ -17,7 +17,7 @@ const returnMeta = (status: string, artifacts: readonly { type: string; path: st
   metadata: meta(agent, command),
 });
 
-/** One return of each kind scan meets: passing, phantom, a missing artifact, a warning, unfinished, not JSON. */
+/** One return of each kind scan meets: passing, phantom, a missing artifact, a warning, unfinished, not JSON, a handoff that names a missing file. */
 function tree(): string {
   return project({
     "specs/1_passes/.return-meta.json": returnMeta("researched", [{ type: "report", path: "specs/1_passes/reports/r.md" }]),
@@ -31,6 +31,14 @@ function tree(): string {
       partial_progress: { stage: "analysis", details: "Read half of the sources.", resume_hint: "Read the rest" },
     },
     "specs/6_broken/.return-meta.json": '{ "status": "researched", ',
+    "specs/7_handoff/.orchestrator-handoff.json": {
+      status: "partial",
+      phases_completed: 2,
+      phases_total: 5,
+      blockers: [],
+      continuation_path: "specs/7_handoff/handoffs/phase-3.md",
+      next_action_hint: "/implement 7",
+    },
   });
 }
 
@@ -53,9 +61,10 @@ describe("one report shape for check and scan", () => {
   it("every scan item is the object check prints for the same file and command", () => {
     const root = tree();
     const items = scanItems(root);
-    expect(items.map((item) => item.source)).toEqual([1, 2, 3, 4, 5, 6].map((n) => expect.stringMatching(new RegExp(`^specs/${String(n)}_\\w+/\\.return-meta\\.json$`)) as unknown));
-    // The tree holds every verdict: passes, failures, a warning, an unparsable return.
-    expect(items.map((item) => item.ok)).toEqual([true, false, false, true, true, false]);
+    expect(items.map((item) => item.source)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => expect.stringMatching(new RegExp(`^specs/${String(n)}_\\w+/\\.(?:return-meta|orchestrator-handoff)\\.json$`)) as unknown));
+    // The tree holds every verdict: passes, failures, a warning, an unparsable return, a handoff.
+    expect(items.map((item) => item.ok)).toEqual([true, false, false, true, true, false, false]);
+    expect(items[6]?.format).toBe("handoff");
     expect(items[3]?.warningCount).toBeGreaterThan(0);
     expect(items[5]?.origin).toBe("file");
     for (const item of items) {
@@ -68,7 +77,12 @@ describe("one report shape for check and scan", () => {
   it("with --quiet too: scan keeps the failing returns, each as check --quiet prints it", () => {
     const root = tree();
     const items = scanItems(root, ["--quiet"]);
-    expect(items.map((item) => item.source)).toEqual(["specs/2_phantom/.return-meta.json", "specs/3_missing/.return-meta.json", "specs/6_broken/.return-meta.json"]);
+    expect(items.map((item) => item.source)).toEqual([
+      "specs/2_phantom/.return-meta.json",
+      "specs/3_missing/.return-meta.json",
+      "specs/6_broken/.return-meta.json",
+      "specs/7_handoff/.orchestrator-handoff.json",
+    ]);
     for (const item of items) {
       expect(item.results.every((result) => result.level === "fail")).toBe(true);
       expect(checkReport(root, [item.source, ...commandArgs(item), "--quiet"])).toEqual(item);

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { formatOfFileName, METADATA_FILE, relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.js";
 import { knownCommand } from "./commands.js";
 import { formatterContext } from "./context.js";
@@ -34,26 +34,27 @@ export function lintText(text: string, options: LintOptions & { readonly source?
 
 /**
  * A return in a file inside the root, read through real folders only (a link on the way
- * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file;
- * any other file holds a console return.
+ * is refused, as `check --consume` refuses it). A file named as a format's return file
+ * (`.return-meta.json`, `.orchestrator-handoff.json`: core's `formatOfFileName`) is checked in
+ * that format, as `check FILE` checks it; any other file holds a console return.
  */
 export async function lintFile(file: string, options: LintOptions): Promise<LintedReturn> {
   const relative = relativeInside(options.root, path.resolve(options.root, file));
   if (relative === undefined || relative === "") {
     throw new ReturnlintError("USAGE", `${file} is outside the project root (${options.root}); returnlint reads returns only inside it.`);
   }
-  const metadataFile = path.basename(relative) === ".return-meta.json";
+  const name = path.basename(relative);
   let held: MetadataFile;
   try {
     held = MetadataFile.open(options.root, relative.split(path.sep), relative);
   } catch (error) {
     if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
     // A metadata file the agent did not write is a finding; any other missing file is a wrong path.
-    if (metadataFile) return lint("", { ...options, source: relative, fromFile: true, missingFile: true });
+    if (name === METADATA_FILE) return lint("", { ...options, source: relative, fromFile: true, missingFile: true });
     throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${relative}: there is no such file in the project root.`);
   }
   held.close();
-  return lint(held.text, { ...options, source: relative, fromFile: metadataFile, returnFiles: [held.identity] });
+  return lint(held.text, { ...options, source: relative, fromFile: formatOfFileName(name) !== undefined, returnFiles: [held.identity] });
 }
 
 /** Task N's metadata file (`specs/{N}_{SLUG}/.return-meta.json`); a task folder without one is a finding, as in `check --task`. */
