@@ -2,8 +2,15 @@ export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
 export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
 export { fillTemplate, MAX_QUOTED_CHARS, placeholders, quoted } from "./messages.js";
-export { escapeToken, isObject, jsonText, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
-export { decodeUtf8, findDuplicateKeys, lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
+export { escapeToken, isObject, pointerFromPath, pointerOf, tokensOf, valueAt } from "./pointer.js";
+export { jsonText, jsonType, preview } from "./json/render.js";
+export { parseReturn } from "./json.js";
+export { decodeUtf8, stripBom } from "./json/utf8.js";
+export { findDuplicateKeys } from "./json/duplicate-keys.js";
+export { locateJsonError } from "./json/syntax-error.js";
+export { offsetOfPointer } from "./json/locate.js";
+export { JsonTokenizer, type JsonToken } from "./json/tokenizer.js";
+export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
 export {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
-import { isObject, jsonType, preview } from "../pointer.js";
+import { isObject } from "../pointer.js";
+import { jsonType, preview } from "../json/render.js";
 import type { ConfiguredRule } from "../runner.js";
 import { closest } from "../suggest.js";
 import type { AnyRule, FormatName, Severity } from "../types.js";
