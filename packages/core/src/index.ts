@@ -35,16 +35,9 @@ export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type
 export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
-export {
-  loadConfig,
-  resolveRule,
-  rulesFor,
-  type LoadOptions,
-  type LoadedConfig,
-  type LoadedRule,
-  type RulesForInput,
-  type ResolvedRules,
-} from "./config/resolve.js";
+export { loadConfig, type LoadOptions, type LoadedConfig } from "./config/resolve.js";
+export { resolveRule, type LoadedRule } from "./config/resolve-rule.js";
+export { rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";
 export type { PrecompiledValidators, SchemaValidator } from "./config/validators.js";
 export { configSchema, editorSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
 export { docsUrl, OPTIONS_END, OPTIONS_START, renderOptionsTable, withOptionsTable } from "./docs.js";
