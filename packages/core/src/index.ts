@@ -21,6 +21,7 @@ export {
   NON_SUCCESS_STATUSES,
   SUCCESS_WORDS,
   detectFormat,
+  formatOfFileName,
   type Detection,
   isSuccessLike,
   successStatuses,
