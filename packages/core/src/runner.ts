@@ -1,6 +1,7 @@
 import { fillTemplate, MAX_QUOTED_CHARS, quoted } from "./messages.js";
 import { isolatedModule, runIsolated } from "./isolation.js";
-import { isObject, jsonType, preview } from "./pointer.js";
+import { isObject } from "./pointer.js";
+import { jsonType, preview } from "./json/render.js";
 import type {
   AnyRule,
   Expected,
