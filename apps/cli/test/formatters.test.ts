@@ -304,7 +304,7 @@ describe("--format reask", () => {
     expect(returnlint(["check", "-", "--format", "reask"], { input: long }).stdout).toBe('The return is valid (status "partial"); nothing to fix.\n');
     const strict = returnlint(["check", "-", "--format", "reask", "--max-warnings", "0"], { input: long });
     expect(strict.status).toBe(1);
-    expect(strict.stdout).toBe("- /summary: summary exceeds recommended length: 500 characters; shorten it to 2-5 sentences and put the details in an artifact.\n");
+    expect(strict.stdout).toBe("- /summary: the summary is 500 characters, over the 400 recommended; shorten it to 2-5 sentences and put the details in an artifact.\n");
   });
 });
 

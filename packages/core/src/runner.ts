@@ -44,6 +44,11 @@ export const DEFAULT_RULE_TIMEOUT_MS = 10_000;
 
 const UNKNOWN_AGENT = "the subagent";
 
+/** How templates' `{subagent}` names the agent: "researcher subagent", or "the subagent" when no name is known. */
+export function subagentName(agent: string): string {
+  return agent === UNKNOWN_AGENT ? agent : `${agent} subagent`;
+}
+
 /** The agent messages name: the caller's word first, then the return's own claim. */
 export function agentName(expected: Expected, value: unknown): string {
   if (expected.agent !== undefined && expected.agent !== "") return expected.agent;
@@ -81,7 +86,7 @@ export async function runRules(input: RunInput): Promise<Report> {
   const value: JsonObject = isObject(parsedValue) ? parsedValue : {};
   const agent = agentName(input.expected, parsedValue);
   // Templates say "Fix {subagent} to …": "Fix researcher subagent to …", or "Fix the subagent to …".
-  const subagent = agent === UNKNOWN_AGENT ? agent : `${agent} subagent`;
+  const subagent = subagentName(agent);
   const shared: SharedContext = {
     value,
     text: input.text,
