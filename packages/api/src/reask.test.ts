@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Result } from "@returnlint/core";
-import { reaskLine } from "./reask.js";
+import { INSTRUCTED, reaskLine } from "./reask.js";
+import { BUILTIN_RULES } from "./registry.js";
 import { validate, type ValidateOptions } from "./validate.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "returnlint-reask-"));
@@ -53,6 +54,11 @@ const RETURNS: readonly [string, string, ValidateOptions][] = [
     {},
   ],
   ["a long summary", v7({ status: "partial", summary: "x".repeat(500), errors: [ERROR] }), {}],
+  [
+    "a delegation that loops, with errors[] half written",
+    v7({ status: "failed", errors: [{ type: "execution", recoverable: "yes" }], metadata: { ...metadata, delegation_depth: 2, delegation_path: ["orchestrator", "researcher", "researcher"] } }),
+    {},
+  ],
   ["unfinished at a gate", JSON.stringify({ status: "in_progress", started_at: "2026-01-01T00:00:00Z", artifacts: [], metadata }), { preset: "metadata-file", command: "research" }],
 ];
 
@@ -90,8 +96,8 @@ describe("reask lines come from the findings' data, not their wording", () => {
         expect(reaskLine(reworded(result), report.value, report.agent), `${name}: ${result.ruleId}/${result.messageId}`).toBe(reaskLine(result, report.value, report.agent));
       }
     }
-    expect([...covered].sort()).toEqual(
-      [
+    expect([...covered]).toEqual(
+      expect.arrayContaining([
         "artifacts/absolutePath",
         "artifacts/bareString",
         "artifacts/empty",
@@ -117,7 +123,10 @@ describe("reask lines come from the findings' data, not their wording", () => {
         "status-enum/invalidStatus",
         "status-enum/notAString",
         "summary-length/tooLong",
-      ].sort(),
+        "delegation/cycleDetected",
+        "error-details/missingField",
+        "error-details/invalidField",
+      ]),
     );
   });
 
@@ -139,6 +148,34 @@ describe("reask lines come from the findings' data, not their wording", () => {
     ]);
     expect(await lines("", { missingFile: true, source: "specs/7_x/.return-meta.json", preset: "metadata-file" })).toEqual([
       "(the whole return): you wrote no return metadata file; write specs/7_x/.return-meta.json (status, artifacts, metadata) before you finish.",
+    ]);
+  });
+
+  it("every built-in finding addressed to the subagent has a line: worded here from its data, or by its rule's reask template", () => {
+    // Addressed to whoever runs returnlint (its config, --git-base, --transcript), or information only: the fallback's words are right.
+    const forTheCaller = new Set(["artifact-content/badPattern", "artifact-evidence/unknownRevision", "artifact-evidence/shallowClone", "artifact-evidence/transcriptUnreadable", "early-metadata/interrupted"]);
+    const unworded = [...BUILTIN_RULES.values()].flatMap(({ rule }) =>
+      Object.entries(rule.meta.messages)
+        .filter(([id, spec]) => spec.recommendation !== undefined && spec.reask === undefined && !INSTRUCTED.has(`${rule.id}/${id}`) && !forTheCaller.has(`${rule.id}/${id}`))
+        .map(([id]) => `${rule.id}/${id}`),
+    );
+    expect(unworded).toEqual([]);
+    for (const key of INSTRUCTED) {
+      const [ruleId = "", messageId = ""] = key.split("/");
+      expect(BUILTIN_RULES.get(ruleId)?.rule.meta.messages[messageId], key).toBeDefined();
+    }
+  });
+
+  it("a rule's own reask template is filled from its data: the delegation cycle and the error entry", async () => {
+    const { report, problems } = await problemsOf(
+      v7({ status: "failed", errors: [{ type: "execution", recoverable: "yes" }], metadata: { ...metadata, delegation_depth: 2, delegation_path: ["orchestrator", "researcher", "researcher"] } }),
+      {},
+    );
+    expect(problems.map((result) => reaskLine(result, report.value, report.agent))).toEqual([
+      "/metadata/delegation_path/2: researcher appears twice in the delegation path orchestrator → researcher → researcher; never delegate back to an agent already in your chain.",
+      "/errors/0/message: errors[0] has no message; add it as a non-empty string.",
+      "/errors/0/recoverable: errors[0].recoverable is string \"yes\"; make it a boolean (true when a retry may succeed).",
+      "/errors/0/recommendation: errors[0] has no recommendation; add it as a non-empty string.",
     ]);
   });
 

@@ -98,6 +98,9 @@ const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
     `the summary is ${data("length")} characters, over the ${data("max")} recommended; shorten it to 2-5 sentences and put the details in an artifact`,
 };
 
+/** The findings (`ruleId/messageId`) this file words a line for; the other built-in ones word their own `reask`. */
+export const INSTRUCTED: ReadonlySet<string> = new Set(Object.keys(INSTRUCTIONS));
+
 /** The `Error: …` line of a result's detail, without its label. */
 function errorOf(result: Result): string | undefined {
   const line = result.detail?.split("\n").find((candidate) => candidate.startsWith("Error: "));
