@@ -65,7 +65,7 @@ interface SarifLog {
       level: string;
       message: { text: string };
       locations: { physicalLocation?: { artifactLocation: { uri: string }; region: { startLine: number } }; logicalLocations?: { fullyQualifiedName: string }[] }[];
-      properties: { pointer?: string; recommendation?: string };
+      properties: { pointer?: string; recommendation?: string; data?: Record<string, unknown> };
     }[];
   }[];
 }
@@ -113,6 +113,7 @@ describe("--format sarif", () => {
     const byPointer = new Map(sarifRun.results.map((result) => [result.properties.pointer, result]));
     const missing = byPointer.get("/artifacts/0/path");
     expect(missing).toMatchObject({ ruleId: "artifacts", level: "error", properties: { recommendation: "Verify researcher writes artifacts to correct paths" } });
+    expect(missing?.properties.data).toMatchObject({ index: 0, path: "reports/gone.md", kind: "file" });
     expect(missing?.message.text).toContain("Artifact does not exist: reports/gone.md\n");
     expect(missing?.message.text).toContain("Recommendation: Verify researcher writes artifacts to correct paths");
     expect(driver.rules[missing?.ruleIndex ?? -1]?.id).toBe("artifacts");
