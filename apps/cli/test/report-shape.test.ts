@@ -57,7 +57,8 @@ function checkReport(root: string, args: readonly string[]): Report {
 
 const commandArgs = (report: Report) => (report.command === null ? [] : ["--command", report.command]);
 
-describe("one report shape for check and scan", () => {
+// Each test runs the built CLI a dozen times: on a loaded machine that is more than the default 5 s.
+describe("one report shape for check and scan", { timeout: 60_000 }, () => {
   it("every scan item is the object check prints for the same file and command", () => {
     const root = tree();
     const items = scanItems(root);
