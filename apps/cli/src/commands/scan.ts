@@ -119,6 +119,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       ...(command === null ? { commandOf: inferCommand } : { command }),
       fromFile: true,
       source,
+      returnFile: relativeInside(root, file),
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
     // A handoff lists no artifacts of its own: the metadata file beside it carries them.
