@@ -1,4 +1,4 @@
-import { symlinkSync } from "node:fs";
+import { readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { metadata, project, returnlint } from "./helpers.js";
@@ -122,5 +122,25 @@ describe("the metadata file's added fields on disk", () => {
       ["specs/043_running/.return-meta.json", []],
       ["specs/archive/0007_add_cache/.return-meta.json", ["warn"]],
     ]);
+  });
+
+  it("init, off a terminal, picks handoff, auto or metadata-file from the files under specs/, archived ones included", () => {
+    const handoff = { status: "implemented", phases_completed: 2, phases_total: 2, blockers: null, sorry_inventory: [] };
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ "specs/archive/0007_add_cache/.orchestrator-handoff.json": handoff }, "handoff", "found specs/archive/0007_add_cache/.orchestrator-handoff.json"],
+      [
+        { "specs/042_prove_lemma/.orchestrator-handoff.json": handoff, "specs/archive/0007_add_cache/.return-meta.json": partial() },
+        "auto",
+        "found specs/archive/0007_add_cache/.return-meta.json and specs/042_prove_lemma/.orchestrator-handoff.json",
+      ],
+      [{ "specs/archive/0007_add_cache/.return-meta.json": partial() }, "metadata-file", "found specs/archive/0007_add_cache/.return-meta.json"],
+    ];
+    for (const [files, preset, why] of cases) {
+      const root = project(files);
+      const run = returnlint(["init"], { cwd: root });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain(`Wrote returnlint.config.yaml with the ${preset} preset (${why}).`);
+      expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toMatch(new RegExp(`^preset: ${preset}$`, "m"));
+    }
   });
 });
