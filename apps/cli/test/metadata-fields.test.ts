@@ -1,6 +1,7 @@
 import { readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { lintFile, lintTask, loadReturnlintConfig } from "@returnlint/api";
 import { metadata, project, returnlint } from "./helpers.js";
 
 interface JsonReport {
@@ -142,5 +143,20 @@ describe("the metadata file's added fields on disk", () => {
       expect(run.stdout).toContain(`Wrote returnlint.config.yaml with the ${preset} preset (${why}).`);
       expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toMatch(new RegExp(`^preset: ${preset}$`, "m"));
     }
+  });
+
+  it("the library (the MCP server's lintFile, lintTask) reads a handoff by its name, and leaves the marker alone: a subagent checks before its postflight", async () => {
+    const root = project({
+      "specs/042_prove_lemma/.orchestrator-handoff.json": { status: "partial", phases_completed: 5, phases_total: 5, blockers: [], continuation_context: "Resume", sorry_inventory: [] },
+      "specs/archive/0007_add_cache/.return-meta.json": { status: "blocked", artifacts: [], errors: [stopped], metadata: metadata("general-implementation-agent") },
+      "specs/archive/0007_add_cache/.postflight-pending": { skill: "skill-implementer" },
+    });
+    const config = await loadReturnlintConfig({ cwd: root });
+    const handoff = await lintFile("specs/042_prove_lemma/.orchestrator-handoff.json", { config, root });
+    expect(handoff.report).toMatchObject({ ok: false, format: "handoff" });
+    expect(handoff.reask).toContain("phases_completed");
+    const task = await lintTask("7", { config, root });
+    expect(task.report).toMatchObject({ ok: true, format: "metadata-file", source: "specs/archive/0007_add_cache/.return-meta.json" });
+    expect(JSON.stringify(task.report)).not.toContain("postflight-marker");
   });
 });
