@@ -1,5 +1,5 @@
 import path from "node:path";
-import { relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { formatOfFileName, relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.js";
 import { knownCommand } from "./commands.js";
 import { formatterContext } from "./context.js";
@@ -34,8 +34,9 @@ export function lintText(text: string, options: LintOptions & { readonly source?
 
 /**
  * A return in a file inside the root, read through real folders only (a link on the way
- * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file;
- * any other file holds a console return.
+ * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file and an
+ * `.orchestrator-handoff.json` a handoff; any other file holds a console return. The marker
+ * rule does not look beside it: a subagent checks its own return before the postflight.
  */
 export async function lintFile(file: string, options: LintOptions): Promise<LintedReturn> {
   const relative = relativeInside(options.root, path.resolve(options.root, file));
@@ -43,6 +44,8 @@ export async function lintFile(file: string, options: LintOptions): Promise<Lint
     throw new ReturnlintError("USAGE", `${file} is outside the project root (${options.root}); returnlint reads returns only inside it.`);
   }
   const metadataFile = path.basename(relative) === ".return-meta.json";
+  // A file whose name says its format (.return-meta.json, .orchestrator-handoff.json) holds that return as it is.
+  const fromFile = formatOfFileName(path.basename(relative)) !== undefined;
   let held: MetadataFile;
   try {
     held = MetadataFile.open(options.root, relative.split(path.sep), relative);
@@ -53,7 +56,7 @@ export async function lintFile(file: string, options: LintOptions): Promise<Lint
     throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${relative}: there is no such file in the project root.`);
   }
   held.close();
-  return lint(held.text, { ...options, source: relative, fromFile: metadataFile, returnFiles: [held.identity] });
+  return lint(held.text, { ...options, source: relative, fromFile, returnFiles: [held.identity] });
 }
 
 /** Task N's metadata file (`specs/{N}_{SLUG}/.return-meta.json`); a task folder without one is a finding, as in `check --task`. */

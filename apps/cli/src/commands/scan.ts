@@ -17,7 +17,9 @@ export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 Validates every .return-meta.json and .orchestrator-handoff.json below DIR
 (default: specs/, archived tasks in specs/archive/ included) and prints the
 failing returns and a summary: returns by status, failures by rule, phantom
-work (a success status with no artifact that exists), passed and failed. The
+work (a success status with no artifact that exists), passed, failed, and
+warned: returns with a warning (a .postflight-pending marker left beside a
+finished return, …; --format json lists them). The
 command of each return is inferred from its status (researched → research,
 planned → plan, implemented → implement) unless --command names one.
 
@@ -119,6 +121,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       ...(command === null ? { commandOf: inferCommand } : { command }),
       fromFile: true,
       source,
+      returnFile: relativeInside(root, file),
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
     // A handoff lists no artifacts of its own: the metadata file beside it carries them.
@@ -292,6 +295,8 @@ class Summary {
   unreadable = 0;
   internalErrors = 0;
   phantomWork = 0;
+  /** Returns with at least one warning (a .postflight-pending marker left behind, …): `--format json` has them. */
+  warned = 0;
   readonly byStatus = new Map<string, number>();
   readonly failuresByRule = new Map<string, number>();
 
@@ -306,6 +311,7 @@ class Summary {
     if (report.ok) this.passed += 1;
     else this.failed += 1;
     if (report.internalError) this.internalErrors += 1;
+    if (report.warningCount > 0) this.warned += 1;
     const status = report.status ?? "(no status)";
     this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
     for (const result of report.results) {
@@ -328,6 +334,7 @@ class Summary {
       ["phantom work", String(this.phantomWork)],
       ["passed", String(this.passed)],
       ["failed", String(this.failed)],
+      ["warned", String(this.warned)],
     ];
     if (this.unreadable > 0) totals.push(["unreadable", String(this.unreadable)]);
     const width = Math.max(...[...rows, ...ruleRows, ...totals].map(([label]) => label.length)) + 2;
