@@ -73,6 +73,20 @@ function namesProjectFile(artifactPath) {
   return typeof artifactPath === "string" && !artifactPath.endsWith("/") && insideRoot(path.resolve("/project"), artifactPath) !== null;
 }
 
+/**
+ * Files the return names besides its artifacts (partial_progress.handoff_path, memory_candidates[].source_artifact,
+ * modified_files[]): the index does not record whether they existed at the commit, so the replay cannot create them.
+ */
+function namesUnrecordedFiles(value) {
+  const progress = value.partial_progress;
+  const candidates = Array.isArray(value.memory_candidates) ? value.memory_candidates : [];
+  return (
+    (isPlainObject(progress) && typeof progress.handoff_path === "string") ||
+    candidates.some((candidate) => isPlainObject(candidate) && typeof candidate.source_artifact === "string") ||
+    (Array.isArray(value.modified_files) && value.modified_files.length > 0)
+  );
+}
+
 function hasCompletionSummary(completionData) {
   return isPlainObject(completionData) && typeof completionData.completion_summary === "string" && completionData.completion_summary.trim() !== "";
 }
@@ -82,7 +96,8 @@ function hasCompletionSummary(completionData) {
  * (a) a missing, never-existing or absolute artifact path under a status whose artifacts are checked → fail;
  * (b) a success-like status with no artifacts → fail;
  * (c) a return that follows the metadata-file schema with every artifact present → pass.
- *     The schema makes completion_data.completion_summary mandatory for every `implemented` return.
+ *     The schema makes completion_data.completion_summary mandatory for every `implemented` return;
+ *     a return that names other files the index does not record (a handoff, …) is not expected either way.
  */
 export function expectationsFor(entry, value) {
   const status = isPlainObject(value) ? value.status : undefined;
@@ -102,7 +117,8 @@ export function expectationsFor(entry, value) {
     typeof metadata.session_id === "string" &&
     metadata.session_id !== "" &&
     (status !== "implemented" || hasCompletionSummary(value.completion_data)) &&
-    marks.every(([, mark]) => mark === "present");
+    marks.every(([, mark]) => mark === "present") &&
+    !namesUnrecordedFiles(value);
   return {
     badPaths,
     artifactsChecked,

@@ -84,6 +84,11 @@ describe("corpus replay: what each return is expected to get", () => {
     const implemented = { status: "implemented", artifacts: [{ path: "specs/1_x/r.md" }], metadata: SESSION };
     expect(expectationsFor(present, implemented).mustPass).toBe(false);
     expect(expectationsFor(present, { ...implemented, completion_data: { completion_summary: "Did it." } }).mustPass).toBe(true);
+    // A handoff the index does not record cannot be recreated: the replay expects nothing of such a return.
+    const partial = { status: "partial", artifacts: [{ path: "specs/1_x/r.md" }], metadata: SESSION };
+    expect(expectationsFor(present, { ...partial, partial_progress: { handoff_path: null } }).mustPass).toBe(true);
+    expect(expectationsFor(present, { ...partial, partial_progress: { handoff_path: "specs/1_x/handoffs/h.md" } }).mustPass).toBe(false);
+    expect(expectationsFor(present, { ...partial, modified_files: ["src/a.ts"] }).mustPass).toBe(false);
   });
 
   it("reports every return that breaks an invariant, and only those", () => {

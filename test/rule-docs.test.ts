@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,6 +32,12 @@ describe("rule READMEs", () => {
       it(`${id}: example ${String(index + 1)} ${verdict ?? ""}s${messageIds === undefined ? "" : ` with ${messageIds}`}`, async () => {
         const settings: Partial<Record<string, string>> = Object.fromEntries([...(attributes ?? "").matchAll(/ (\w+)=(\S+)/g)].map((match): [string, string] => [match[1] ?? "", match[2] ?? ""]));
         const text = json ?? "";
+        // `marker=PATH`: a file that lies in the project beside the return (postflight-marker's examples).
+        const root = settings.marker === undefined ? emptyRoot : mkdtempSync(path.join(tmpdir(), "returnlint-docs-"));
+        if (settings.marker !== undefined) {
+          mkdirSync(path.dirname(path.join(root, settings.marker)), { recursive: true });
+          writeFileSync(path.join(root, settings.marker), "{}");
+        }
         const report = await runRules({
           text,
           parse: parseReturn(text),
@@ -42,10 +48,12 @@ describe("rule READMEs", () => {
             ...(settings.taskType === undefined ? {} : { taskType: settings.taskType }),
             ...(settings.staleAfter === undefined ? {} : { staleAfterSeconds: Number(settings.staleAfter) }),
             ...(settings.now === undefined ? {} : { now: new Date(settings.now) }),
+            ...(settings.returnFile === undefined ? {} : { returnFile: settings.returnFile }),
           },
           rules: [{ rule, severity: "error", options: { ...(rule.meta.defaultOptions as object), ...(settings.options === undefined ? {} : (JSON.parse(settings.options) as object)) }, source: id }],
-          files: createFileView(emptyRoot),
+          files: createFileView(root),
         });
+        if (root !== emptyRoot) rmSync(root, { recursive: true, force: true });
         const failures = report.results.filter((result) => result.level === "fail").map((result) => result.messageId);
         expect(failures).toEqual(verdict === "pass" ? [] : (messageIds ?? "").split(","));
       });

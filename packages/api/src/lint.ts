@@ -4,7 +4,7 @@ import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.
 import { knownCommand } from "./commands.js";
 import { formatterContext } from "./context.js";
 import { reask } from "./reask.js";
-import { reportObject, type ReportObject } from "./report-object.js";
+import { reportObject } from "./report-object.js";
 import { MetadataFile, openTask } from "./tasks.js";
 import { validate, type ValidateOptions } from "./validate.js";
 import { passed } from "./verdict.js";
@@ -15,7 +15,7 @@ import { passed } from "./verdict.js";
  * `check --format reask` addresses to the subagent.
  */
 export interface LintedReturn {
-  readonly report: ReportObject;
+  readonly report: ReturnType<typeof reportObject>;
   /** `--format reask`: one line per problem, or "The return is valid …; nothing to fix." */
   readonly reask: string;
 }
@@ -34,27 +34,29 @@ export function lintText(text: string, options: LintOptions & { readonly source?
 
 /**
  * A return in a file inside the root, read through real folders only (a link on the way
- * is refused, as `check --consume` refuses it). A file named as a format's return file
- * (`.return-meta.json`, `.orchestrator-handoff.json`: core's `formatOfFileName`) is checked in
- * that format, as `check FILE` checks it; any other file holds a console return.
+ * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file and an
+ * `.orchestrator-handoff.json` a handoff; any other file holds a console return. The marker
+ * rule does not look beside it: a subagent checks its own return before the postflight.
  */
 export async function lintFile(file: string, options: LintOptions): Promise<LintedReturn> {
   const relative = relativeInside(options.root, path.resolve(options.root, file));
   if (relative === undefined || relative === "") {
     throw new ReturnlintError("USAGE", `${file} is outside the project root (${options.root}); returnlint reads returns only inside it.`);
   }
-  const name = path.basename(relative);
+  const metadataFile = path.basename(relative) === METADATA_FILE;
+  // A file whose name says its format (.return-meta.json, .orchestrator-handoff.json) holds that return as it is.
+  const fromFile = formatOfFileName(path.basename(relative)) !== undefined;
   let held: MetadataFile;
   try {
     held = MetadataFile.open(options.root, relative.split(path.sep), relative);
   } catch (error) {
     if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
     // A metadata file the agent did not write is a finding; any other missing file is a wrong path.
-    if (name === METADATA_FILE) return lint("", { ...options, source: relative, fromFile: true, missingFile: true });
+    if (metadataFile) return lint("", { ...options, source: relative, fromFile: true, missingFile: true });
     throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${relative}: there is no such file in the project root.`);
   }
   held.close();
-  return lint(held.text, { ...options, source: relative, fromFile: formatOfFileName(name) !== undefined, returnFiles: [held.identity] });
+  return lint(held.text, { ...options, source: relative, fromFile, returnFiles: [held.identity] });
 }
 
 /** Task N's metadata file (`specs/{N}_{SLUG}/.return-meta.json`); a task folder without one is a finding, as in `check --task`. */

@@ -10,16 +10,20 @@ import completionData from "@returnlint/rule-completion-data";
 import delegation from "@returnlint/rule-delegation";
 import earlyMetadata from "@returnlint/rule-early-metadata";
 import errorDetails from "@returnlint/rule-error-details";
+import fileClaims from "@returnlint/rule-file-claims";
 import handoff from "@returnlint/rule-handoff";
 import jsonStructure from "@returnlint/rule-json-structure";
+import memoryCandidates from "@returnlint/rule-memory-candidates";
+import postflightMarker from "@returnlint/rule-postflight-marker";
 import requiredFields from "@returnlint/rule-required-fields";
 import sessionId from "@returnlint/rule-session-id";
 import statusEnum from "@returnlint/rule-status-enum";
 import summaryLength from "@returnlint/rule-summary-length";
+import userReview from "@returnlint/rule-user-review";
 
 /** Every rule that ships with returnlint, by id, in the order the seeds check them. */
 export const BUILTIN_RULES: ReadonlyMap<string, LoadedRule> = new Map(
-  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength, handoff].map((rule) => [
+  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength, fileClaims, memoryCandidates, userReview, postflightMarker, handoff].map((rule) => [
     rule.id,
     { rule, source: `@returnlint/rule-${rule.id}` } satisfies LoadedRule,
   ]),

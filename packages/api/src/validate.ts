@@ -184,7 +184,7 @@ function ruleTimeoutFromEnv(): number {
   return Number(given);
 }
 
-const EXPECTED_KEYS = ["sessionId", "agent", "task", "taskType", "since", "gitBase", "transcriptPath", "staleAfterSeconds", "now"] as const;
+const EXPECTED_KEYS = ["sessionId", "agent", "task", "taskType", "since", "gitBase", "transcriptPath", "returnFile", "staleAfterSeconds", "now"] as const;
 
 function expectedOf(options: ValidateOptions): Expected {
   const expected: Record<string, unknown> = {};

@@ -36,6 +36,8 @@ export {
   taskOfPath,
 } from "./vocabulary.js";
 export { createFileView, relativeInside, type FileViewOptions } from "./files.js";
+export { FILE_PROBLEM_REASON } from "./file-problems.js";
+export { receivedValue } from "./received.js";
 export { GitObjectCache, GitTree, createGitFileView, lexicalProblem, type GitFileView, type GitFileViewOptions, type GitObjectFacts, type GitTreeEntry } from "./git-files.js";
 export { gitEnvironment, openGitObjects, type GitObjectContent, type GitObjectInfo, type GitObjectReader, type GitObjectsOptions } from "./git-objects.js";
 export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, type Identity, type UnsafeKind } from "./safe-fs.js";

@@ -83,6 +83,12 @@ export interface Expected {
   readonly gitBase?: string;
   /** The subagent's transcript, a Claude Code JSONL file (`--transcript`, or the hook's agent_transcript_path). */
   readonly transcriptPath?: string;
+  /**
+   * The file the return was read from, relative to the project root, when it lies inside it
+   * (`check FILE`, `check --task`, `scan`): rules look beside it (postflight-marker). Not set for
+   * console returns, nor by the hook, which runs before the postflight.
+   */
+  readonly returnFile?: string;
   /** An `in_progress` return older than this many seconds is stale (`--stale-after`). */
   readonly staleAfterSeconds?: number;
   /** The clock rules compare timestamps with; fixed in tests. */

@@ -28,5 +28,9 @@ export default {
     "error-details": "warn",
     "early-metadata": "error",
     "summary-length": ["warn", { maxChars: 400 }],
+    "file-claims": "error",
+    "memory-candidates": "error",
+    "user-review": "warn",
+    "postflight-marker": "warn",
   },
 } as const;

@@ -1,29 +1,9 @@
-import { defineRule, docsUrl, jsonType, preview, type FileProblem } from "@returnlint/core";
+import { FILE_PROBLEM_REASON, defineRule, docsUrl, receivedValue as received } from "@returnlint/core";
 
 /** The statuses an orchestrator handoff may carry (the wrap-up contract). */
 const STATUSES = ["implemented", "partial", "blocked"] as const;
 /** Present and not null; `blockers` must be present but may be null or []. */
 const NON_NULL_FIELDS = ["status", "phases_completed", "phases_total"] as const;
-
-/** Why the continuation path is not a file to resume from, in words. */
-const PROBLEM_REASON: Readonly<Record<FileProblem, string>> = {
-  emptyPath: "the path is empty",
-  nulByte: "the path holds a NUL byte",
-  absolute: "the path is absolute; it must be relative to the project root",
-  homeRelative: "the path starts with ~; it must be relative to the project root",
-  escapesRoot: "the path leads outside the project root",
-  symlinkEscapesRoot: "a symbolic link on the path leads outside the project root",
-  symlinkLoop: "symbolic links on the path form a loop",
-  notFound: "no such file",
-  notAFile: "it is not a regular file",
-  nameTooLong: "a name on the path is too long",
-  unreadable: "it cannot be read",
-  returnFile: "it is the return file itself",
-};
-
-function received(value: unknown): string {
-  return value === null ? "null" : `${jsonType(value)} ${preview(value, 40)}`;
-}
 
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
@@ -150,7 +130,7 @@ export default defineRule<Record<string, never>>({
     if (typeof continuation === "string") {
       const found = context.files.check(continuation);
       if (!found.ok) {
-        report({ messageId: "continuationPathInvalid", data: { path: continuation, reason: PROBLEM_REASON[found.problem] }, pointer: "/continuation_path" });
+        report({ messageId: "continuationPathInvalid", data: { path: continuation, reason: FILE_PROBLEM_REASON[found.problem] }, pointer: "/continuation_path" });
       } else if (found.size === 0) {
         report({ messageId: "continuationPathEmpty", data: { path: continuation }, pointer: "/continuation_path" });
       } else {

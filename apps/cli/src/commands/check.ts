@@ -170,7 +170,8 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     const fromFile = task !== undefined || formatOfFileName(path.basename(source)) !== undefined;
     const text = missing ? "" : input.text;
     const identity = missing ? undefined : input instanceof MetadataFile ? input.identity : input.identity;
-    const report = await validate(text, { ...shared, task, taskType, fromFile, source, missingFile: missing, ...(identity === undefined ? {} : { returnFiles: [identity] }) });
+    const returnFile = missing || !fromFile ? undefined : relativeInside(root, path.resolve(io.cwd, input.source));
+    const report = await validate(text, { ...shared, task, taskType, fromFile, source, returnFile, missingFile: missing, ...(identity === undefined ? {} : { returnFiles: [identity] }) });
     return {
       input: {
         report,

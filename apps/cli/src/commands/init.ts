@@ -26,7 +26,8 @@ Options:
 
 Without --preset it asks on a terminal (Enter takes the suggestion; Ctrl-D
 stops and writes nothing); elsewhere it asks nothing and picks metadata-file
-when specs/ holds .return-meta.json files, v7 otherwise.
+when specs/ (or specs/archive/) holds .return-meta.json files, handoff when it
+holds .orchestrator-handoff.json files, auto when it holds both, v7 otherwise.
 
 Exit codes: 0 written, 2 a config exists, init was stopped, or usage error.
 `;
@@ -150,16 +151,33 @@ function existingConfig(cwd: string): string | undefined {
   return undefined;
 }
 
-/** metadata-file when the project already has metadata files; v7, the seeds' current console format, otherwise. */
+/**
+ * metadata-file when the project already has metadata files, auto when it has orchestrator
+ * handoffs beside them (each file's name then picks its preset), handoff when it has only those;
+ * v7, the seeds' current console format, otherwise. Archived tasks (specs/archive/) count.
+ */
 function detect(cwd: string): { preset: PresetName; why: string } {
   const specs = path.join(cwd, "specs");
   let folders: string[];
   try {
-    folders = readdirSync(specs);
+    folders = readdirSync(specs).sort();
   } catch {
     return { preset: "v7", why: "no specs/ folder here: console returns" };
   }
-  const withMetadata = folders.sort().find((folder) => existsSync(path.join(specs, folder, ".return-meta.json")));
+  if (folders.includes("archive")) {
+    try {
+      folders.push(...readdirSync(path.join(specs, "archive")).sort().map((folder) => `archive/${folder}`));
+    } catch {
+      // specs/archive is not a folder: nothing archived to look at.
+    }
+  }
+  const first = (name: string) => folders.find((folder) => existsSync(path.join(specs, folder, name)));
+  const withMetadata = first(".return-meta.json");
+  const withHandoff = first(".orchestrator-handoff.json");
+  if (withMetadata !== undefined && withHandoff !== undefined) {
+    return { preset: "auto", why: `found specs/${withMetadata}/.return-meta.json and specs/${withHandoff}/.orchestrator-handoff.json` };
+  }
+  if (withHandoff !== undefined) return { preset: "handoff", why: `found specs/${withHandoff}/.orchestrator-handoff.json` };
   return withMetadata === undefined
     ? { preset: "v7", why: "no .return-meta.json under specs/: console returns" }
     : { preset: "metadata-file", why: `found specs/${withMetadata}/.return-meta.json` };

@@ -23,7 +23,9 @@ export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 Validates every .return-meta.json and .orchestrator-handoff.json below DIR
 (default: specs/, archived tasks in specs/archive/ included) and prints the
 failing returns and a summary: returns by status, failures by rule, phantom
-work (a success status with no artifact that exists), passed and failed. The
+work (a success status with no artifact that exists), passed, failed, and
+warned: returns with a warning (a .postflight-pending marker left beside a
+finished return, …; --format json lists them). The
 command of each return is inferred from its status (researched → research,
 planned → plan, implemented → implement) unless --command names one.
 
@@ -98,7 +100,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const command = knownCommand(config, values.command);
   const files = createFileView(root);
 
-  const context = { cwd: io.cwd, config, command, preset: values.preset, files };
+  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files };
   const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, display(io.cwd, file), context);
 
   const out = new Output(io);

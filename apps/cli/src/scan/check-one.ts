@@ -1,4 +1,4 @@
-import { commandOfStatus, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type LoadedConfig } from "@returnlint/core";
+import { commandOfStatus, isObject, relativeInside, isReturnlintError, isSuccessLike, stripBom, type FileView, type LoadedConfig } from "@returnlint/core";
 import { readReturnFile, validate, type ValidationReport } from "@returnlint/api";
 
 /** One return file of a scan: its report, or why it could not be read. */
@@ -8,6 +8,8 @@ export type Outcome =
 
 export interface ScanContext {
   readonly cwd: string;
+  /** The project root: a return file's path below it is what rules that look beside it (the postflight marker) are given. */
+  readonly root: string;
   readonly config: LoadedConfig;
   /** `--command`; null: each return's command comes from its status (core's `commandOfStatus`). */
   readonly command: string | null;
@@ -31,6 +33,7 @@ export async function checkReturnFile(file: string, source: string, context: Sca
     ...(context.command === null ? { commandOf: commandOfMetadataFile } : { command: context.command }),
     fromFile: true,
     source,
+    returnFile: relativeInside(context.root, file),
     ...(context.preset === undefined ? {} : { preset: context.preset }),
   });
   // A handoff lists no artifacts of its own: the metadata file beside it carries them.

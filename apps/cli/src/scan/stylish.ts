@@ -35,6 +35,7 @@ export function renderSummary(summary: Summary, dir: string, quiet: boolean, col
     ["phantom work", String(summary.phantomWork)],
     ["passed", String(summary.passed)],
     ["failed", String(summary.failed)],
+    ["warned", String(summary.warned)],
   ];
   if (summary.unreadable > 0) totals.push(["unreadable", String(summary.unreadable)]);
   const width = Math.max(...[...rows, ...ruleRows, ...totals].map(([label]) => label.length)) + 2;

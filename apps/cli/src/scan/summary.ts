@@ -9,6 +9,8 @@ export class Summary {
   failed = 0;
   unreadable = 0;
   phantomWork = 0;
+  /** Returns with at least one warning (a .postflight-pending marker left behind, …): `--format json` has them. */
+  warned = 0;
   /** The exit code of the scan so far: the worst of its returns' (a file that cannot be read is an error). */
   exitCode: ExitCode = EXIT.passed;
   readonly byStatus = new Map<string, number>();
@@ -25,6 +27,7 @@ export class Summary {
     if (outcome.phantom) this.phantomWork += 1;
     if (passed({ report })) this.passed += 1;
     else this.failed += 1;
+    if (report.warningCount > 0) this.warned += 1;
     this.exitCode = Math.max(this.exitCode, exitCodeOfReport({ report })) as ExitCode;
     const status = report.status ?? "(no status)";
     this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);

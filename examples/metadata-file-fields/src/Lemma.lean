@@ -1,0 +1,1 @@
+theorem lemma_1 : 1 + 1 = 2 := rfl

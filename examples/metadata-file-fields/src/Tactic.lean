@@ -1,0 +1,1 @@
+-- ported in phase 1

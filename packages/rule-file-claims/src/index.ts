@@ -1,0 +1,117 @@
+import { FILE_PROBLEM_REASON, defineRule, docsUrl, isObject, pointerOf, receivedValue as received, type FileProblem, type RuleContext } from "@returnlint/core";
+
+/** Problems that put a modified file's path outside what a scoped `git add` of the project may touch. */
+const OUTSIDE: readonly FileProblem[] = ["emptyPath", "nulByte", "absolute", "homeRelative", "escapesRoot", "symlinkEscapesRoot", "symlinkLoop", "nameTooLong"];
+
+type Context = RuleContext<Record<string, never>>;
+
+/** A file the return says holds content: a non-empty regular file inside the root. */
+function checkContentFile(context: Context, path: string, pointer: string, field: string): void {
+  const found = context.files.check(path);
+  if (!found.ok) {
+    context.report({ messageId: "fileInvalid", data: { field, path, reason: FILE_PROBLEM_REASON[found.problem] }, pointer });
+  } else if (found.size === 0) {
+    context.report({ messageId: "fileEmpty", data: { field, path }, pointer });
+  } else {
+    context.pass({ messageId: "fileExists", data: { field, path, size: found.size } });
+  }
+}
+
+/**
+ * The files a metadata file names besides its artifacts: the handoff to resume from, the artifact a
+ * memory was drawn from, and the files a scoped `git add` will stage.
+ */
+export default defineRule<Record<string, never>>({
+  id: "file-claims",
+  meta: {
+    description:
+      "The files a metadata file names besides its artifacts are real: partial_progress.handoff_path and memory_candidates[].source_artifact are non-empty files inside the root, modified_files[] are paths inside it.",
+    docs: docsUrl("file-claims"),
+    schema: { type: "object", additionalProperties: false },
+    defaultOptions: {},
+    messages: {
+      fileInvalid: {
+        text: "{field} is not a file: {path} ({reason})",
+        detail: "Error: {field} must name a non-empty regular file inside the project root, checked like an artifact",
+        recommendation: "Verify {agent} writes {path} before the metadata file, at a path relative to the project root",
+      },
+      fileEmpty: {
+        text: "{field} is an empty file: {path}",
+        detail: "Error: the file {field} names holds nothing",
+        recommendation: "Verify {agent} writes its content to {path} before the metadata file",
+      },
+      fileExists: { text: "{field} exists: {path} ({size} bytes)" },
+      notAPath: {
+        text: "{field} is not a path: received {received}",
+        detail: "Error: {field} must be a path relative to the project root",
+        recommendation: "Fix {subagent} to write {field} as a relative path",
+      },
+      notAList: {
+        text: "modified_files is not an array: received {received}",
+        detail: "Error: modified_files lists the repository-relative paths the postflight stages with git add",
+        recommendation: "Fix {subagent} to write modified_files as an array of relative paths",
+      },
+      modifiedFileOutside: {
+        text: "{field} is not a path inside the project: {path} ({reason})",
+        detail: "Error: the postflight stages modified_files with a scoped git add; a path outside the project is not one it may stage",
+        recommendation: "Fix {subagent} to list modified files relative to the project root",
+      },
+      modifiedFileNotAFile: {
+        text: "{field} is not a regular file: {path}",
+        detail: "Error: a scoped git add of a folder stages everything below it, not the files this run changed",
+        recommendation: "Fix {subagent} to list each modified file, not its folder",
+      },
+      modifiedFileMissing: {
+        text: "{field} does not exist: {path}",
+        detail: "Warning: git add stages a deleted file only when git tracks it; a path that never existed makes the scoped git add fail",
+        recommendation: "Verify {agent} lists the files it changed, with their paths relative to the project root",
+      },
+      modifiedFilesInside: { text: "Modified files are inside the project: {count}" },
+    },
+  },
+  check(context) {
+    const { value } = context;
+    const progress = value.partial_progress;
+    if (isObject(progress)) {
+      const handoff = progress.handoff_path;
+      if (typeof handoff === "string") checkContentFile(context, handoff, "/partial_progress/handoff_path", "partial_progress.handoff_path");
+      else if (handoff !== undefined && handoff !== null) {
+        context.report({ messageId: "notAPath", data: { field: "partial_progress.handoff_path", received: received(handoff) }, pointer: "/partial_progress/handoff_path" });
+      }
+    }
+
+    const candidates = value.memory_candidates;
+    if (Array.isArray(candidates)) {
+      candidates.forEach((candidate: unknown, index) => {
+        if (!isObject(candidate)) return;
+        const source = candidate.source_artifact;
+        const field = `memory_candidates[${String(index)}].source_artifact`;
+        const pointer = pointerOf("memory_candidates", index, "source_artifact");
+        if (typeof source === "string") checkContentFile(context, source, pointer, field);
+        else if (source !== undefined && source !== null) context.report({ messageId: "notAPath", data: { field, received: received(source) }, pointer });
+      });
+    }
+
+    const modified = value.modified_files;
+    if (modified === undefined) return;
+    if (!Array.isArray(modified)) {
+      context.report({ messageId: "notAList", data: { received: received(modified) }, pointer: "/modified_files" });
+      return;
+    }
+    let inside = 0;
+    modified.forEach((entry: unknown, index) => {
+      const field = `modified_files[${String(index)}]`;
+      const pointer = pointerOf("modified_files", index);
+      if (typeof entry !== "string") {
+        context.report({ messageId: "notAPath", data: { field, received: received(entry) }, pointer });
+        return;
+      }
+      const found = context.files.check(entry);
+      if (found.ok || found.problem === "returnFile" || found.problem === "unreadable") inside += 1;
+      else if (OUTSIDE.includes(found.problem)) context.report({ messageId: "modifiedFileOutside", data: { field, path: entry, reason: FILE_PROBLEM_REASON[found.problem] }, pointer });
+      else if (found.problem === "notAFile") context.report({ messageId: "modifiedFileNotAFile", data: { field, path: entry }, pointer });
+      else context.report({ messageId: "modifiedFileMissing", data: { field, path: entry }, pointer, level: "warn" });
+    });
+    if (inside > 0 && inside === modified.length) context.pass({ messageId: "modifiedFilesInside", data: { count: inside } });
+  },
+});
