@@ -1,5 +1,5 @@
 import path from "node:path";
-import { relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { formatOfFileName, relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.js";
 import { knownCommand } from "./commands.js";
 import { formatterContext } from "./context.js";
@@ -53,7 +53,7 @@ export async function lintFile(file: string, options: LintOptions): Promise<Lint
     throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${relative}: there is no such file in the project root.`);
   }
   held.close();
-  return lint(held.text, { ...options, source: relative, fromFile: metadataFile, returnFiles: [held.identity] });
+  return lint(held.text, { ...options, source: relative, fromFile: formatOfFileName(path.basename(relative)) !== undefined, returnFiles: [held.identity] });
 }
 
 /** Task N's metadata file (`specs/{N}_{SLUG}/.return-meta.json`); a task folder without one is a finding, as in `check --task`. */

@@ -1,5 +1,6 @@
 import type { LoadedRule, Preset } from "@returnlint/core";
 import metadataFilePreset from "@returnlint/preset-metadata-file";
+import multiTaskPreset from "@returnlint/preset-multi-task";
 import v5Preset from "@returnlint/preset-v5";
 import v7Preset from "@returnlint/preset-v7";
 import artifactContent from "@returnlint/rule-artifact-content";
@@ -10,6 +11,7 @@ import delegation from "@returnlint/rule-delegation";
 import earlyMetadata from "@returnlint/rule-early-metadata";
 import errorDetails from "@returnlint/rule-error-details";
 import jsonStructure from "@returnlint/rule-json-structure";
+import multiTask from "@returnlint/rule-multi-task";
 import requiredFields from "@returnlint/rule-required-fields";
 import sessionId from "@returnlint/rule-session-id";
 import statusEnum from "@returnlint/rule-status-enum";
@@ -17,11 +19,11 @@ import summaryLength from "@returnlint/rule-summary-length";
 
 /** Every rule that ships with returnlint, by id, in the order the seeds check them. */
 export const BUILTIN_RULES: ReadonlyMap<string, LoadedRule> = new Map(
-  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength].map((rule) => [
+  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength, multiTask].map((rule) => [
     rule.id,
     { rule, source: `@returnlint/rule-${rule.id}` } satisfies LoadedRule,
   ]),
 );
 
 /** Every preset that ships with returnlint, by name. A format's preset has the format's name (v5, v7, metadata-file): `auto` picks it. */
-export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset].map((preset) => [preset.name, preset]));
+export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset, multiTaskPreset].map((preset) => [preset.name, preset]));

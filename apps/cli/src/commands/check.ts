@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { relativeInside, ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
+import { formatOfFileName, relativeInside, ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import { knownCommand } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { validate } from "@returnlint/api";
@@ -53,7 +53,7 @@ Actions (the only ways check writes to disk):
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, multi-task, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default), json, sarif, junit, github, reask or
@@ -167,7 +167,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     const taskType = values["task-type"] ?? (task === undefined ? undefined : taskTypeFromState(root, task));
     const missing = "missing" in input;
     const source = display(missing ? input.missing : input.source);
-    const fromFile = task !== undefined || path.basename(source) === RETURN_FILE;
+    const fromFile = task !== undefined || formatOfFileName(path.basename(source)) !== undefined;
     const text = missing ? "" : input.text;
     const identity = missing ? undefined : input instanceof MetadataFile ? input.identity : input.identity;
     const report = await validate(text, { ...shared, task, taskType, fromFile, source, missingFile: missing, ...(identity === undefined ? {} : { returnFiles: [identity] }) });

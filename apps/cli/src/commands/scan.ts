@@ -1,6 +1,6 @@
 import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
-import { ReturnlintError, createFileView, relativeInside, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
+import { ReturnlintError, createFileView, formatOfFileName, relativeInside, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
 import { knownCommand } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { validate, type ValidationReport } from "@returnlint/api";
@@ -14,9 +14,11 @@ const DEFAULT_CONCURRENCY = 16;
 
 export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
-Validates every .return-meta.json below DIR (default: specs/) and prints the
-failing returns and a summary: returns by status, failures by rule, phantom
-work (a success status with no artifact that exists), passed and failed. The
+Validates every .return-meta.json below DIR (default: specs/), and every
+multi-task return (.return-meta-multi.json, .return-meta-multi-sess_<id>.json),
+and prints the failing returns and a summary: returns by status, failures by
+rule, phantom work (a success status with no artifact that exists, or a batch
+that completed no task), passed and failed. The
 command of each return is inferred from its status (researched → research,
 planned → plan, implemented → implement) unless --command names one.
 
@@ -28,7 +30,7 @@ What was delegated:
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, multi-task, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default) or json: one JSON array, one report per return
@@ -119,7 +121,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       source,
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
-    return { source, report, phantom: claimsPhantomWork(report.value, files) };
+    return { source, report, phantom: report.format === "multi-task" ? completedNoTask(report.value) : claimsPhantomWork(report.value, files) };
   };
 
   const out = new Output(io);
@@ -179,6 +181,13 @@ function claimsPhantomWork(value: unknown, files: FileView): boolean {
   });
 }
 
+/** A multi-task return's phantom work: a batch that says it finished and lists no completed task. */
+function completedNoTask(value: unknown): boolean {
+  if (!isObject(value) || typeof value.status !== "string" || !isSuccessLike(value.status)) return false;
+  const completed = isObject(value.metadata) ? value.metadata.tasks_completed : undefined;
+  return !Array.isArray(completed) || completed.length === 0;
+}
+
 function requireDirectory(dir: string, shown: string, isDefault: boolean): void {
   const hint = isDefault ? " Run returnlint scan from the project root, or pass the directory that holds the task folders." : "";
   try {
@@ -192,7 +201,7 @@ function requireDirectory(dir: string, shown: string, isDefault: boolean): void 
 }
 
 /**
- * Every `.return-meta.json` below `dir`, depth first. Symlinks (to directories
+ * Every return file (`.return-meta.json`, `.return-meta-multi*.json`) below `dir`, depth first. Symlinks (to directories
  * or files) are never followed, so a link loop cannot trap the walk. The
  * directory that grows with the project, `dir` itself (one folder per task), is
  * streamed entry by entry; the folders below it are small and are each listed
@@ -221,7 +230,7 @@ export function* walkReturnFiles(dir: string, onProblem: (dir: string, reason: s
 function* visit(parent: string, entry: Dirent, onProblem: (dir: string, reason: string) => void): Generator<string> {
   const child = path.join(parent, entry.name);
   if (entry.isFile()) {
-    if (entry.name === RETURN_FILE) yield child;
+    if (formatOfFileName(entry.name) !== undefined) yield child;
     return;
   }
   if (!entry.isDirectory()) return;
