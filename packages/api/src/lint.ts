@@ -34,8 +34,8 @@ export function lintText(text: string, options: LintOptions & { readonly source?
 
 /**
  * A return in a file inside the root, read through real folders only (a link on the way
- * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file;
- * any other file holds a console return.
+ * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file, a
+ * `.return-meta-multi*.json` a multi-task return; any other file holds a console return.
  */
 export async function lintFile(file: string, options: LintOptions): Promise<LintedReturn> {
   const relative = relativeInside(options.root, path.resolve(options.root, file));
