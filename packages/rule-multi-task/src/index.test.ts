@@ -30,6 +30,7 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "paused with a resume hint", input: batch("partial", { paused_by_user: true, resume_hint: "/orchestrate 44 45" }) },
     { name: "a failed batch with nothing completed", input: batch("failed", { tasks_completed: [], tasks_failed: [42, 43] }) },
     { name: "missing metadata is required-fields' finding", input: { status: "completed" } },
+    { name: "task lists that are not arrays are required-fields' finding", input: batch("partial", { tasks_completed: "42", tasks_failed: 2 }) },
   ],
   invalid: [
     {
@@ -84,7 +85,7 @@ new RuleTester({ describe, it }).run(rule, {
       input: batch("completed", { defer_ledger: { 44: "self-modifying" } }),
       errors: [{ messageId: "notAList", pointer: "/metadata/defer_ledger", message: "metadata.defer_ledger must be a list; received object" }],
     },
-    { name: "tasks_failed as a count", input: batch("partial", { tasks_failed: 2 }), errors: [{ messageId: "notAList", pointer: "/metadata/tasks_failed", message: "received number 2" }] },
+    { name: "detected_defects as a count", input: batch("partial", { tasks_failed: [44], detected_defects: 2 }), errors: [{ messageId: "notAList", pointer: "/metadata/detected_defects", message: "received number 2" }] },
     {
       name: "a negative cycle count",
       input: batch("completed", { cycles_used: -2 }),

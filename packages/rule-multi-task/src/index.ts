@@ -6,8 +6,10 @@ import { defineRule, docsUrl, isObject, jsonType, preview, type JsonObject } fro
  */
 const STATUSES = ["completed", "implemented", "partial", "failed"] as const;
 const SUCCESS: readonly unknown[] = ["completed", "implemented"];
-/** The lists of tasks and events a batch reports; each must be a JSON array when present. */
-const LISTS = ["tasks_completed", "tasks_failed", "defer_ledger", "detected_defects"] as const;
+/** The lists of tasks a batch reports: required-fields (in the preset) says when one is missing or not an array. */
+const TASK_LISTS = ["tasks_completed", "tasks_failed"] as const;
+/** The lists of events a batch may report; each must be a JSON array when present. */
+const EVENT_LISTS = ["defer_ledger", "detected_defects"] as const;
 /** How an entry of a task list may name its task: the number itself, or an object holding it. */
 const TASK_KEYS = ["task_number", "task", "number"] as const;
 
@@ -127,15 +129,17 @@ export default defineRule<Record<string, never>>({
     }
 
     const lists = new Map<string, readonly unknown[]>();
-    for (const field of LISTS) {
+    for (const field of [...TASK_LISTS, ...EVENT_LISTS]) {
       const value = metadata[field];
       if (Array.isArray(value)) lists.set(field, value);
-      else if (value !== undefined) report({ messageId: "notAList", data: { field, received: received(value) }, pointer: `/metadata/${field}` });
+      else if (value !== undefined && (EVENT_LISTS as readonly string[]).includes(field)) {
+        report({ messageId: "notAList", data: { field, received: received(value) }, pointer: `/metadata/${field}` });
+      }
     }
 
     /** Per list, each task it names and the index of its first entry. */
     const tasks = new Map<string, Map<number, number>>();
-    for (const field of ["tasks_completed", "tasks_failed"] as const) {
+    for (const field of TASK_LISTS) {
       const seen = new Map<number, number>();
       (lists.get(field) ?? []).forEach((entry, index) => {
         const task = taskOf(entry);
