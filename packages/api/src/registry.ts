@@ -1,4 +1,5 @@
 import type { LoadedRule, Preset } from "@returnlint/core";
+import handoffPreset from "@returnlint/preset-handoff";
 import metadataFilePreset from "@returnlint/preset-metadata-file";
 import multiTaskPreset from "@returnlint/preset-multi-task";
 import v5Preset from "@returnlint/preset-v5";
@@ -10,6 +11,7 @@ import completionData from "@returnlint/rule-completion-data";
 import delegation from "@returnlint/rule-delegation";
 import earlyMetadata from "@returnlint/rule-early-metadata";
 import errorDetails from "@returnlint/rule-error-details";
+import handoff from "@returnlint/rule-handoff";
 import jsonStructure from "@returnlint/rule-json-structure";
 import multiTask from "@returnlint/rule-multi-task";
 import requiredFields from "@returnlint/rule-required-fields";
@@ -19,11 +21,11 @@ import summaryLength from "@returnlint/rule-summary-length";
 
 /** Every rule that ships with returnlint, by id, in the order the seeds check them. */
 export const BUILTIN_RULES: ReadonlyMap<string, LoadedRule> = new Map(
-  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength, multiTask].map((rule) => [
+  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength, handoff, multiTask].map((rule) => [
     rule.id,
     { rule, source: `@returnlint/rule-${rule.id}` } satisfies LoadedRule,
   ]),
 );
 
-/** Every preset that ships with returnlint, by name. A format's preset has the format's name (v5, v7, metadata-file): `auto` picks it. */
-export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset, multiTaskPreset].map((preset) => [preset.name, preset]));
+/** Every preset that ships with returnlint, by name. A format's preset has the format's name (v5, v7, metadata-file, handoff, multi-task): `auto` picks it. */
+export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset, handoffPreset, multiTaskPreset].map((preset) => [preset.name, preset]));

@@ -42,10 +42,11 @@ export interface Detection {
 /** The file names each file-borne format is written to: a return read from one is in that format. */
 const FORMAT_OF_FILE: readonly (readonly [RegExp, FormatName])[] = [
   [/^\.return-meta\.json$/, "metadata-file"],
+  [/^\.orchestrator-handoff\.json$/, "handoff"],
   [/^\.return-meta-multi(?:-sess_[\w-]+)?\.json$/, "multi-task"],
 ];
 
-/** The format a return file's name says it holds (`.return-meta-multi.json` → multi-task), if any. */
+/** The format a return file's name says it holds (`.orchestrator-handoff.json` → handoff, `.return-meta-multi.json` → multi-task), if any. */
 export function formatOfFileName(name: string): FormatName | undefined {
   return FORMAT_OF_FILE.find(([pattern]) => pattern.test(name))?.[1];
 }
@@ -61,8 +62,9 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  * from the evidence in this order:
  *
  * 1. it was read from a file (`check FILE`, `check --task`, `scan`): the format that file's name
- *    says (`.return-meta-multi.json`: multi-task), else metadata-file; or `metadata.multi_task_mode`
- *    is true: multi-task (the return an orchestrator writes when it closes a batch);
+ *    says (`.orchestrator-handoff.json`: handoff, `.return-meta-multi.json`: multi-task), else
+ *    metadata-file; or `metadata.multi_task_mode` is true: multi-task (the return an
+ *    orchestrator writes when it closes a batch);
  * 2. a contextual or early-metadata status (researched, planned, implemented, in_progress),
  *    which only the metadata-file vocabulary has: metadata-file, never v5;
  * 3. a status only the legacy vocabulary has (`completed`): v5 with a top-level

@@ -16,9 +16,10 @@ where and changes nothing.
 
 Options:
   --preset NAME           v5 or v7 (console JSON returns), metadata-file
-                          (specs/{N}_{SLUG}/.return-meta.json files), auto
-                          (detect the format of each return), or multi-task
-                          (specs/.return-meta-multi*.json, a batch's return)
+                          (specs/{N}_{SLUG}/.return-meta.json files), handoff
+                          (specs/{NNN}_{SLUG}/.orchestrator-handoff.json files),
+                          multi-task (specs/.return-meta-multi*.json, a batch's
+                          return), or auto (detect the format of each return)
   --command NAME=PRESET   a preset of its own for one command, e.g.
                           --command research=metadata-file; repeat it, or give
                           several at once: research=metadata-file,plan=v7
@@ -44,6 +45,7 @@ const PRESETS = {
   v7: "console JSON returns with metadata.session_id and the delegation fields (v7 command files)",
   "metadata-file": "specs/{N}_{SLUG}/.return-meta.json files, with contextual statuses",
   auto: "a mix: detect the format of each return",
+  handoff: "specs/{NNN}_{SLUG}/.orchestrator-handoff.json files, an orchestrated implementation's wrap-up",
   "multi-task": "specs/.return-meta-multi*.json files, the return an orchestrator writes when it closes a batch of tasks",
 } as const;
 
@@ -69,7 +71,7 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
   }
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint init takes no arguments; received "${positionals.join(" ")}". It writes ${FILE} in the current directory.`);
   if (values.preset !== undefined && !isPreset(values.preset)) {
-    throw new ReturnlintError("USAGE", `--preset must be v5, v7, metadata-file, multi-task or auto; received "${values.preset}".`);
+    throw new ReturnlintError("USAGE", `--preset must be v5, v7, metadata-file, handoff, multi-task or auto; received "${values.preset}".`);
   }
   const given = parseCommandPresets((values.command ?? []).join(","), "--command");
   const existing = existingConfig(io.cwd);
@@ -131,7 +133,7 @@ function parseCommandPresets(text: string, where: string): Record<string, Preset
     const match = /^([\w.-]+)=(.+)$/.exec(pair);
     const preset = match?.[2];
     if (match === null || preset === undefined || !isPreset(preset)) {
-      throw new ReturnlintError("USAGE", `${where} takes NAME=PRESET, the preset being v5, v7, metadata-file, multi-task or auto; received "${pair}".`);
+      throw new ReturnlintError("USAGE", `${where} takes NAME=PRESET, the preset being v5, v7, metadata-file, handoff, multi-task or auto; received "${pair}".`);
     }
     chosen[match[1] ?? ""] = preset;
   }
@@ -253,9 +255,11 @@ function template(preset: PresetName, perCommand: Readonly<Record<string, Preset
 #   v5             ${PRESETS.v5}
 #   v7             ${PRESETS.v7}
 #   metadata-file  ${PRESETS["metadata-file"]}
+#   handoff        ${PRESETS.handoff}
 #   multi-task     ${PRESETS["multi-task"]}
-#   auto           detect the format of each return: a .return-meta-multi*.json
-#                  file, or metadata.multi_task_mode true, is multi-task; a
+#   auto           detect the format of each return: a .orchestrator-handoff.json
+#                  file is handoff; a .return-meta-multi*.json file, or
+#                  metadata.multi_task_mode true, is multi-task; a
 #                  .return-meta.json file, or a contextual status, is
 #                  metadata-file; a top-level session_id is v5; anything else v7
 preset: ${preset}

@@ -14,7 +14,8 @@ const DEFAULT_CONCURRENCY = 16;
 
 export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
-Validates every .return-meta.json below DIR (default: specs/), and every
+Validates every .return-meta.json and .orchestrator-handoff.json below DIR
+(default: specs/, archived tasks in specs/archive/ included), and every
 multi-task return (.return-meta-multi.json, .return-meta-multi-sess_<id>.json),
 and prints the failing returns and a summary: returns by status, failures by
 rule, phantom work (a success status with no artifact that exists, or a batch
@@ -30,7 +31,7 @@ What was delegated:
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, multi-task, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default) or json: one JSON array, one report per return
@@ -66,6 +67,8 @@ const OPTIONS = {
 } as const;
 
 const RETURN_FILE = ".return-meta.json";
+const HANDOFF_FILE = ".orchestrator-handoff.json";
+const MULTI_TASK_FILES = ".return-meta-multi*.json";
 const FORMATS = ["stylish", "json"] as const;
 /** The command whose contextual success status a metadata file reports. */
 const COMMAND_OF_STATUS: Readonly<Record<string, string>> = { researched: "research", planned: "plan", implemented: "implement" };
@@ -121,7 +124,9 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       source,
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
-    return { source, report, phantom: report.format === "multi-task" ? completedNoTask(report.value) : claimsPhantomWork(report.value, files) };
+    // A handoff lists no artifacts of its own: the metadata file beside it carries them; a batch lists tasks.
+    const phantom = report.format === "handoff" ? false : report.format === "multi-task" ? completedNoTask(report.value) : claimsPhantomWork(report.value, files);
+    return { source, report, phantom };
   };
 
   const out = new Output(io);
@@ -201,7 +206,7 @@ function requireDirectory(dir: string, shown: string, isDefault: boolean): void 
 }
 
 /**
- * Every return file (`.return-meta.json`, `.return-meta-multi*.json`) below `dir`, depth first. Symlinks (to directories
+ * Every return file (`.return-meta.json`, `.orchestrator-handoff.json`, `.return-meta-multi*.json`) below `dir`, depth first. Symlinks (to directories
  * or files) are never followed, so a link loop cannot trap the walk. The
  * directory that grows with the project, `dir` itself (one folder per task), is
  * streamed entry by entry; the folders below it are small and are each listed
@@ -322,7 +327,7 @@ class Summary {
   render(dir: string, quiet: boolean, color: boolean): string {
     const verdict =
       this.total === 0
-        ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE} files below ${dir}\n`
+        ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE}, ${HANDOFF_FILE} or ${MULTI_TASK_FILES} files below ${dir}\n`
         : this.failed === 0 && this.unreadable === 0
           ? `${GREEN(color, "[PASS]")} All ${count(this.total, "return")} below ${dir} passed\n`
           : `${RED(color, "[FAIL]")} ${String(this.failed)} of ${count(this.total, "return")} below ${dir} failed validation${this.unreadable > 0 ? `; ${String(this.unreadable)} could not be read` : ""}\n`;

@@ -252,7 +252,7 @@ interface ResolvedPreset {
   readonly ruleBases: ReadonlyMap<string, string>;
 }
 
-const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file", "multi-task"];
+const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file", "handoff", "multi-task"];
 
 /** How presets are found and imported: the host's built-in ones first, then modules. */
 interface PresetLoading {

@@ -49,7 +49,7 @@ const rules = {
 const preset = {
   type: "string",
   minLength: 1,
-  description: "v5, v7, metadata-file, multi-task, auto, or a returnlint-preset-* package.",
+  description: "v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package.",
 };
 
 /** Published as `@returnlint/core/config.schema.json` so editors can complete configs. */
@@ -109,7 +109,7 @@ export function editorSchema(builtins: Iterable<AnyRule>): JsonSchema {
   }
   const presetName = {
     ...preset,
-    anyOf: [{ enum: ["v5", "v7", "metadata-file", "multi-task", "auto"] }, { type: "string", minLength: 1 }],
+    anyOf: [{ enum: ["v5", "v7", "metadata-file", "handoff", "multi-task", "auto"] }, { type: "string", minLength: 1 }],
   };
   const command = { $ref: "#/$defs/command" };
   const base = configSchema.properties as Record<string, JsonSchema>;
