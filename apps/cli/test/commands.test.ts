@@ -162,6 +162,22 @@ describe("returnlint init", () => {
     expect(JSON.parse(returnlint(["print-config", "--command", "plan"], { cwd: root }).stdout)).toMatchObject({ preset: "metadata-file" });
   });
 
+  it("picks auto when specs/ holds a multi-task return beside the metadata files, which then checks each in its own format", () => {
+    for (const file of ["specs/.return-meta-multi.json", "specs/.orchestration/.return-meta-multi-sess_1.json"]) {
+      const root = project({
+        "specs/1_a/.return-meta.json": research,
+        "specs/1_a/reports/research-001.md": "# Report\n",
+        [file]: { status: "completed", metadata: { tasks_completed: [1], tasks_failed: [], cycles_used: 1, multi_task_mode: true } },
+      });
+      const run = returnlint(["init"], { cwd: root });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain(`with the auto preset (found ${file}, a multi-task return: auto checks it and each task's metadata file in its own format)`);
+      expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toMatch(/^preset: auto$/m);
+      const scanned = JSON.parse(returnlint(["scan", "--format", "json"], { cwd: root }).stdout) as { source: string; format: string; ok: boolean }[];
+      expect(scanned.map((report) => [report.source, report.format, report.ok]).sort()).toEqual([[file, "multi-task", true], ["specs/1_a/.return-meta.json", "metadata-file", true]].sort());
+    }
+  });
+
   it("picks v7 for a project without metadata files, and --preset chooses", () => {
     const plain = project({});
     expect(returnlint(["init"], { cwd: plain }).stdout).toContain("with the v7 preset (no specs/ folder here: console returns)");

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CONFIG_FILES, ReturnlintError, isReturnlintError } from "@returnlint/core";
+import { CONFIG_FILES, ReturnlintError, formatOfFileName, isReturnlintError } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
@@ -26,8 +26,9 @@ Options:
   -h, --help              show this help
 
 Without --preset it asks on a terminal (Enter takes the suggestion; Ctrl-D
-stops and writes nothing); elsewhere it asks nothing and picks metadata-file
-when specs/ holds .return-meta.json files, v7 otherwise.
+stops and writes nothing); elsewhere it asks nothing and picks auto when specs/
+(or specs/.orchestration/) holds a multi-task return, .return-meta-multi*.json,
+metadata-file when specs/ holds .return-meta.json files, v7 otherwise.
 
 Exit codes: 0 written, 2 a config exists, init was stopped, or usage error.
 `;
@@ -152,7 +153,11 @@ function existingConfig(cwd: string): string | undefined {
   return undefined;
 }
 
-/** metadata-file when the project already has metadata files; v7, the seeds' current console format, otherwise. */
+/**
+ * auto when an orchestrator writes multi-task returns beside the task folders' metadata files (two
+ * formats in one specs/); metadata-file when the project already has metadata files; v7, the seeds'
+ * current console format, otherwise.
+ */
 function detect(cwd: string): { preset: PresetName; why: string } {
   const specs = path.join(cwd, "specs");
   let folders: string[];
@@ -161,10 +166,22 @@ function detect(cwd: string): { preset: PresetName; why: string } {
   } catch {
     return { preset: "v7", why: "no specs/ folder here: console returns" };
   }
+  const batch = [...folders.map((name) => `specs/${name}`), ...listed(path.join(specs, ".orchestration")).map((name) => `specs/.orchestration/${name}`)]
+    .sort()
+    .find((file) => formatOfFileName(path.basename(file)) === "multi-task");
+  if (batch !== undefined) return { preset: "auto", why: `found ${batch}, a multi-task return: auto checks it and each task's metadata file in its own format` };
   const withMetadata = folders.sort().find((folder) => existsSync(path.join(specs, folder, ".return-meta.json")));
   return withMetadata === undefined
     ? { preset: "v7", why: "no .return-meta.json under specs/: console returns" }
     : { preset: "metadata-file", why: `found specs/${withMetadata}/.return-meta.json` };
+}
+
+function listed(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function schemaFor(cwd: string): string {
