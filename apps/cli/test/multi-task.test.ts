@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lintFile, loadReturnlintConfig } from "@returnlint/api";
-import { project, returnlint } from "./helpers.js";
+import { EXAMPLES, project, returnlint } from "./helpers.js";
 
 interface JsonReport {
   ok: boolean;
@@ -11,22 +13,9 @@ interface JsonReport {
   results: { ruleId: string; level: string; messageId: string; message: string; pointer?: string }[];
 }
 
-const batch = (status: string, metadata: Record<string, unknown> = {}, fields: Record<string, unknown> = {}) => ({
-  status,
-  session_id: "sess_1783582863_a1b2c3",
-  metadata: {
-    tasks_completed: [42, 43],
-    tasks_failed: [],
-    defer_ledger: [],
-    detected_defects: [],
-    cycles_used: 3,
-    multi_task_mode: true,
-    paused_by_user: false,
-    resume_hint: null,
-    ...metadata,
-  },
-  ...fields,
-});
+/** The passing batch of examples/multi-task (session sess_1783582863_a1b2c3, three cycles), with no failed task unless a case says so. */
+const example = JSON.parse(readFileSync(path.join(EXAMPLES, "multi-task", "specs", ".return-meta-multi.json"), "utf8")) as { metadata: Record<string, unknown> };
+const batch = (status: string, metadata: Record<string, unknown> = {}) => ({ ...example, status, metadata: { ...example.metadata, tasks_failed: [], ...metadata } });
 
 const problems = (report: JsonReport) => report.results.filter((result) => result.level === "fail" || result.level === "warn").map((result) => `${result.level} ${result.ruleId}/${result.messageId} ${result.pointer ?? ""}`);
 
