@@ -77,6 +77,23 @@ describe("returnlint check --format json", () => {
     );
     expect(report.results).toContainEqual(expect.objectContaining({ ruleId: "json-structure", level: "pass", messageId: "validJson" }));
   });
+
+  it("gives each finding the data its rule reported: what was found and what is expected, as values", () => {
+    const root = project({ "r.json": { status: "planned", summary: "Done.", artifacts: [], metadata: metadata("researcher") } });
+    const run = returnlint(["check", "r.json", "--format", "json", "--command", "research", "--preset", "metadata-file"], { cwd: root });
+    expect(run.status).toBe(1);
+    const report = JSON.parse(run.stdout) as { results: { ruleId: string; messageId: string; data?: unknown }[] };
+    expect(report.results.find((result) => result.messageId === "invalidStatus")?.data).toEqual({
+      status: "planned",
+      allowed: "researched, partial, failed, blocked, in_progress",
+      scope: " for /research",
+      hint: ', the success status of /plan; use "researched"',
+      advice: "use",
+      suggestion: "researched",
+    });
+    // Passes carry their data too; a finding whose rule reported none has no data.
+    expect(report.results.find((result) => result.messageId === "validJson")).not.toHaveProperty("data");
+  });
 });
 
 describe("returnlint check: usage and bad input", () => {

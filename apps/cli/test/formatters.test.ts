@@ -65,7 +65,7 @@ interface SarifLog {
       level: string;
       message: { text: string };
       locations: { physicalLocation?: { artifactLocation: { uri: string }; region: { startLine: number } }; logicalLocations?: { fullyQualifiedName: string }[] }[];
-      properties: { pointer?: string; recommendation?: string };
+      properties: { pointer?: string; recommendation?: string; data?: Record<string, unknown> };
     }[];
   }[];
 }
@@ -113,6 +113,7 @@ describe("--format sarif", () => {
     const byPointer = new Map(sarifRun.results.map((result) => [result.properties.pointer, result]));
     const missing = byPointer.get("/artifacts/0/path");
     expect(missing).toMatchObject({ ruleId: "artifacts", level: "error", properties: { recommendation: "Verify researcher writes artifacts to correct paths" } });
+    expect(missing?.properties.data).toMatchObject({ index: 0, path: "reports/gone.md", kind: "file" });
     expect(missing?.message.text).toContain("Artifact does not exist: reports/gone.md\n");
     expect(missing?.message.text).toContain("Recommendation: Verify researcher writes artifacts to correct paths");
     expect(driver.rules[missing?.ruleIndex ?? -1]?.id).toBe("artifacts");
@@ -304,7 +305,7 @@ describe("--format reask", () => {
     expect(returnlint(["check", "-", "--format", "reask"], { input: long }).stdout).toBe('The return is valid (status "partial"); nothing to fix.\n');
     const strict = returnlint(["check", "-", "--format", "reask", "--max-warnings", "0"], { input: long });
     expect(strict.status).toBe(1);
-    expect(strict.stdout).toBe("- /summary: summary exceeds recommended length: 500 characters; shorten it to 2-5 sentences and put the details in an artifact.\n");
+    expect(strict.stdout).toBe("- /summary: the summary is 500 characters, over the 400 recommended; shorten it to 2-5 sentences and put the details in an artifact.\n");
   });
 });
 

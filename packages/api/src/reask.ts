@@ -1,7 +1,12 @@
-import { isObject, preview, quoted, tokensOf, valueAt, type Result } from "@returnlint/core";
+import { agentName, isObject, preview, quoted, subagentName, tokensOf, valueAt, type Result } from "@returnlint/core";
 import type { Formatter, FormatterInput, ManyFormatter } from "./formatter-types.js";
 import { failing, passed } from "./verdict.js";
 
+/**
+ * What one line for the subagent is made of: the result's rule, message id and data
+ * (what the rule found, as values), and what the return holds at its pointer. The
+ * built-in rules' lines below never read the wording of a message.
+ */
 interface Problem {
   readonly result: Result;
   /** What the return holds at the result's pointer. */
@@ -10,6 +15,8 @@ interface Problem {
   readonly field: string;
   /** The return's status, when it is a string. */
   readonly status: string | undefined;
+  /** One entry of the result's data, as text ("" when the rule did not report it). */
+  readonly data: (key: string) => string;
 }
 
 /** `"text"` for a string, a short preview of anything else. */
@@ -18,57 +25,54 @@ function quote(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(quoted(value)) : preview(value, 60);
 }
 
-/** The `Error: …` line of a result's detail, without its label. */
-function errorOf(result: Result): string | undefined {
-  const line = result.detail?.split("\n").find((candidate) => candidate.startsWith("Error: "));
-  return line?.slice("Error: ".length);
-}
-
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-/** The artifact path a result is about: the string at its pointer, or the one its message names. */
+/** The artifact path a result is about: the string at its pointer, or the one the rule reported. */
 function artifactPath(problem: Problem): string {
-  if (typeof problem.found === "string") return quote(problem.found);
-  return quote(/: (.*)$/.exec(problem.result.message)?.[1] ?? "");
+  return quote(typeof problem.found === "string" ? problem.found : problem.data("path"));
+}
+
+/** Where a JSON parser stopped: `{reason} at line {line}, column {column}`, from json-structure's data. */
+function parseError({ data }: Problem): string {
+  return `${data("reason")} at line ${data("line")}, column ${data("column")}`;
 }
 
 /** status-enum's diagnosis, with its suggestion turned into an instruction. */
-function statusInstruction(result: Result): string {
-  const diagnosis = errorOf(result) ?? result.message;
-  const guess = /; did you mean ("[^"]*")\?/.exec(diagnosis);
-  if (guess !== null) return `${diagnosis.slice(0, guess.index)}; set "status" to ${guess[1] ?? ""}`;
-  if (/; use "/.test(diagnosis)) return diagnosis;
-  return `${diagnosis}; set "status" to one of the allowed values`;
+function statusInstruction(problem: Problem): string {
+  const { result, data } = problem;
+  const diagnosis =
+    result.messageId === "notAString"
+      ? `"status" must be a string, one of ${data("allowed")}${data("scope")}; received ${data("type")} ${data("value")}`
+      : `"status" must be one of ${data("allowed")}${data("scope")}; received ${quote(data("status"))}`;
+  const advice = data("advice");
+  if (advice === "didYouMean") return `${diagnosis}; set "status" to ${quote(data("suggestion"))}`;
+  if (advice === "use") return `${diagnosis}${data("hint")}`;
+  return `${diagnosis}${data("hint")}; set "status" to one of the allowed values`;
 }
 
 const ARTIFACT_SHAPE = '{"type": …, "path": …, "summary": …}';
 
-/** What is wrong and what to do, addressed to the subagent, for the built-in rules' messages. */
+/** What is wrong and what to do, addressed to the subagent, for the built-in rules' findings, from their data. */
 const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
-  "json-structure/missingFile": ({ result }) =>
-    `you wrote no return metadata file; write ${/: (.*)$/.exec(result.message)?.[1] ?? "specs/{N}_{SLUG}/.return-meta.json"} (status, artifacts, metadata) before you finish`,
+  "json-structure/missingFile": ({ data }) =>
+    `you wrote no return metadata file; write ${data("file") === "" ? "specs/{N}_{SLUG}/.return-meta.json" : data("file")} (status, artifacts, metadata) before you finish`,
   "json-structure/emptyInput": () => "your reply is empty; end it with your JSON return (status, summary, artifacts, metadata)",
   "json-structure/noReturn": () => "your reply contains no JSON object; end it with your JSON return, not prose",
-  "json-structure/syntaxError": ({ result }) =>
-    `the return is not valid JSON (${lowerFirst(errorOf(result)?.replace(/^Cannot parse return as JSON: /, "") ?? "syntax error")}); fix the JSON there and send the whole object again`,
-  "json-structure/trailingText": ({ result }) =>
-    `there is text after the JSON object (${errorOf(result)?.replace(/^Cannot parse return as JSON: /, "") ?? "after the value"}); end your reply with the object and nothing after it`,
+  "json-structure/syntaxError": (problem) => `the return is not valid JSON (${lowerFirst(parseError(problem))}); fix the JSON there and send the whole object again`,
+  "json-structure/trailingText": (problem) => `there is text after the JSON object (${parseError(problem)}); end your reply with the object and nothing after it`,
   "json-structure/notAnObject": ({ found }) =>
     `the return is ${quote(found)}, not an object; return one JSON object with status, summary, artifacts and metadata`,
   "required-fields/missingField": ({ field }) => `"${field}" is missing; add it`,
   "required-fields/missingMetadataField": ({ field }) => `"${field}" is missing; add it`,
-  "required-fields/wrongType": ({ result, field }) => `${errorOf(result) ?? `"${field}" has the wrong type`}; change it to that type`,
-  "status-enum/invalidStatus": ({ result }) => statusInstruction(result),
-  "status-enum/notAString": ({ result }) => statusInstruction(result),
+  "required-fields/wrongType": ({ data }) => `"${data("field")}" must be ${data("expected")}; received ${data("actual")} ${data("value")}; change it to that type`,
+  "status-enum/invalidStatus": statusInstruction,
+  "status-enum/notAString": statusInstruction,
   // Never the expected id: a subagent told it would copy it, and the check would prove nothing.
   "session-id/mismatch": ({ found }) =>
     `the session id ${quote(found)} is not the one you were delegated; return the session id from your delegation context, unchanged`,
-  "session-id/misplaced": ({ result, field }) => {
-    const expectedAt = /expected at (\S+)$/.exec(result.message)?.[1];
-    return `the session id is at ${field}, but this format keeps it at ${expectedAt ?? "another field"}; move it there`;
-  },
+  "session-id/misplaced": ({ field, data }) => `the session id is at ${field}, but this format keeps it at ${data("field")}; move it there`,
   "artifacts/phantomWork": ({ status }) =>
     `status ${quote(status ?? "")} says the work is done but "artifacts" is empty; write the files and list each as ${ARTIFACT_SHAPE}, or set status to "partial"`,
   "artifacts/bareString": ({ found }) => `the artifact is a bare path; make it an object: {"type": …, "path": ${quote(found)}, "summary": …}`,
@@ -84,28 +88,53 @@ const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
   "artifacts/symlinkEscapesRoot": (problem) => `${artifactPath(problem)} is a symlink leading outside the project; write the real file inside the project`,
   "artifacts/symlinkLoop": (problem) => `${artifactPath(problem)} is a symlink loop; replace it with the file itself`,
   "artifacts/notFound": (problem) => `file ${artifactPath(problem)} does not exist; write it, or fix the path`,
-  "artifacts/notAFile": (problem) => {
-    const kind = /\(([^)]+)\)$/.exec(problem.result.message)?.[1] ?? "not a regular file";
-    return `${quote(problem.found)} is a ${kind}, not a file; point "path" at the file you wrote`;
-  },
+  "artifacts/notAFile": (problem) => `${artifactPath(problem)} is a ${problem.data("kind")}, not a file; point "path" at the file you wrote`,
   "artifacts/nameTooLong": (problem) => `the path ${artifactPath(problem)} is too long for the file system; use a shorter name`,
   "artifacts/unreadable": (problem) => `file ${artifactPath(problem)} cannot be read; make it readable, or fix the path`,
   "artifacts/empty": (problem) => `file ${artifactPath(problem)} is empty; write its content`,
   "early-metadata/notFinished": () =>
     'status "in_progress" says your work is not finished; finish it and set the success status, or set status to "partial" with errors[] saying what is left',
-  "summary-length/tooLong": ({ result }) => `${lowerFirst(result.message)}; shorten it to 2-5 sentences and put the details in an artifact`,
+  "summary-length/tooLong": ({ data }) =>
+    `the summary is ${data("length")} characters, over the ${data("max")} recommended; shorten it to 2-5 sentences and put the details in an artifact`,
 };
 
-/** For rules without an entry: the diagnosis, and the recommendation turned towards the subagent. */
-function fallback({ result }: Problem): string {
-  const what = errorOf(result) ?? result.message;
-  const recommendation = result.recommendation?.replace(/^Fix (?:the subagent|\S+ subagent|\S+) to /, "");
-  return `${lowerFirst(what)}; ${recommendation === undefined ? "fix it" : lowerFirst(recommendation)}`;
+/** The findings (`ruleId/messageId`) this file words a line for; the other built-in ones word their own `reask`. */
+export const INSTRUCTED: ReadonlySet<string> = new Set(Object.keys(INSTRUCTIONS));
+
+/** The `Error: …` line of a result's detail, without its label. */
+function errorOf(result: Result): string | undefined {
+  const line = result.detail?.split("\n").find((candidate) => candidate.startsWith("Error: "));
+  return line?.slice("Error: ".length);
 }
 
-/** One line, ending with exactly one full stop. */
+/**
+ * For a finding no entry above knows and whose rule words no `reask` line (a custom
+ * rule's, mostly): its diagnosis and its recommendation, as the rule wrote them, the
+ * recommendation turned to the subagent when it begins with the `Fix {subagent} to`
+ * core filled in.
+ */
+function fallback(result: Result, agent: string): string {
+  const what = errorOf(result) ?? result.message;
+  const recommendation = result.recommendation;
+  if (recommendation === undefined) return `${lowerFirst(what)}; fix it`;
+  const addressed = `Fix ${subagentName(agent)} to `;
+  return `${lowerFirst(what)}; ${lowerFirst(recommendation.startsWith(addressed) ? recommendation.slice(addressed.length) : recommendation)}`;
+}
+
+/** One line, its whitespace runs made single spaces, ending with exactly one full stop. */
 function sentence(text: string): string {
-  let line = text.replace(/\s+/g, " ").trimEnd();
+  let line = "";
+  let space = false;
+  for (const char of text) {
+    // trim() removes exactly the characters JavaScript counts as white space and line ends.
+    if (char.trim() === "") {
+      space = line !== "";
+      continue;
+    }
+    if (space) line += " ";
+    space = false;
+    line += char;
+  }
   while (line.endsWith(".")) line = line.slice(0, -1);
   return `${line}.`;
 }
@@ -122,20 +151,27 @@ export function reaskLines(input: Pick<FormatterInput, "report" | "value" | "max
   const internal = input.report.internalError;
   return failing(input)
     .filter((result) => !(internal && INTERNAL.has(result.messageId)))
-    .map((result) => `- ${reaskLine(result, input.value)}`);
+    .map((result) => `- ${reaskLine(result, input.value, input.report.agent)}`);
 }
 
-/** One problem for the subagent: `/pointer: what to change.` (`(the whole return)` when there is no pointer). */
-export function reaskLine(result: Result, value: unknown): string {
+/**
+ * One problem for the subagent: `/pointer: what to change.` (`(the whole return)` when
+ * there is no pointer). `agent` is the report's agent (the name core filled into the
+ * rule's messages); without it, the return's own agent_type.
+ */
+export function reaskLine(result: Result, value: unknown, agent: string = agentName({}, value)): string {
   const pointer = result.pointer;
+  const reported = result.data ?? {};
   const problem: Problem = {
     result,
     found: pointer === undefined ? undefined : valueAt(value, pointer),
     field: pointer === undefined ? "" : tokensOf(pointer).join("."),
     status: isObject(value) && typeof value.status === "string" ? value.status : undefined,
+    data: (key) => (Object.hasOwn(reported, key) ? String(reported[key]) : ""),
   };
-  const instruct = result.reask === undefined ? (INSTRUCTIONS[`${result.ruleId}/${result.messageId}`] ?? fallback) : () => result.reask ?? "";
-  return `${pointer === undefined || pointer === "" ? "(the whole return)" : pointer}: ${sentence(instruct(problem))}`;
+  const instruct = INSTRUCTIONS[`${result.ruleId}/${result.messageId}`];
+  const line = result.reask ?? (instruct === undefined ? fallback(result, agent) : instruct(problem));
+  return `${pointer === undefined || pointer === "" ? "(the whole return)" : pointer}: ${sentence(line)}`;
 }
 
 /**

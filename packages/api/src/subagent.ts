@@ -155,7 +155,7 @@ export async function checkReturn(
     .filter((result) => result.level === "fail")
     .map((result) => {
       const { message, detail, recommendation } = result;
-      const reask = reaskLine(result, report.value);
+      const reask = reaskLine(result, report.value, report.agent);
       return { message, ...(detail === undefined ? {} : { detail }), ...(recommendation === undefined ? {} : { recommendation }), reask };
     });
   return {

@@ -2,8 +2,14 @@ export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
 export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
 export { fillTemplate, MAX_QUOTED_CHARS, placeholders, quoted } from "./messages.js";
-export { escapeToken, isObject, jsonText, jsonType, pointerFromPath, pointerOf, preview, tokensOf, valueAt } from "./pointer.js";
-export { decodeUtf8, findDuplicateKeys, lineAndColumn, locateJsonError, parseReturn, stripBom } from "./json.js";
+export { escapeToken, isObject, pointerFromPath, pointerOf, tokensOf, valueAt } from "./pointer.js";
+export { jsonText, jsonType, preview } from "./json/render.js";
+export { parseReturn } from "./json.js";
+export { decodeUtf8, stripBom } from "./json/utf8.js";
+export { findDuplicateKeys } from "./json/duplicate-keys.js";
+export { locateJsonError } from "./json/syntax-error.js";
+export { offsetOfPointer } from "./json/locate.js";
+export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
 export {
@@ -25,20 +31,13 @@ export { gitEnvironment, openGitObjects, type GitObjectContent, type GitObjectIn
 export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, type Identity, type UnsafeKind } from "./safe-fs.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { nativeImport, type Importer } from "./config/import-file.js";
-export { DEFAULT_RULE_TIMEOUT_MS, agentName, runRules, type ConfiguredRule, type RunInput } from "./runner.js";
+export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, agentName, runRules, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
 export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
-export {
-  loadConfig,
-  resolveRule,
-  rulesFor,
-  type LoadOptions,
-  type LoadedConfig,
-  type LoadedRule,
-  type RulesForInput,
-  type ResolvedRules,
-} from "./config/resolve.js";
+export { loadConfig, type LoadOptions, type LoadedConfig } from "./config/resolve.js";
+export { resolveRule, type LoadedRule } from "./config/resolve-rule.js";
+export { rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";
 export type { PrecompiledValidators, SchemaValidator } from "./config/validators.js";
 export { configSchema, editorSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
 export { docsUrl, OPTIONS_END, OPTIONS_START, renderOptionsTable, withOptionsTable } from "./docs.js";

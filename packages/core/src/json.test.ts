@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeUtf8, findDuplicateKeys, parseReturn } from "./json.js";
-import { preview } from "./pointer.js";
+import { parseReturn } from "./json.js";
+import { findDuplicateKeys } from "./json/duplicate-keys.js";
+import { preview } from "./json/render.js";
+import { decodeUtf8 } from "./json/utf8.js";
 
 const DEPTH = 100_000;
 

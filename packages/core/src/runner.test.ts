@@ -49,7 +49,8 @@ describe("runRules: a rule that breaks the contract", () => {
   it("runs healthy rules normally", async () => {
     const report = await run([healthy]);
     expect(report).toMatchObject({ ok: false, internalError: false, errorCount: 1, status: "completed" });
-    expect(report.results[0]).toEqual({ ruleId: "healthy", level: "fail", messageId: "found", message: "something found", pointer: "/status" });
+    expect(report.results[0]).toEqual({ ruleId: "healthy", level: "fail", messageId: "found", message: "something found", pointer: "/status", data: { what: "something" } });
+    expect(report.results[1]).toEqual({ ruleId: "healthy", level: "pass", messageId: "fine", message: "fine" });
   });
 
   /* eslint-disable @typescript-eslint/only-throw-error -- rules that throw what is not an Error are the point */
@@ -171,6 +172,34 @@ describe("runRules: what a hostile return or rule cannot do to the report", () =
     });
     const [result] = (await run([emoji])).results;
     expect(result?.message.startsWith(`${"a".repeat(199)}… (`)).toBe(true);
+  });
+
+  it("a result carries the data its rule reported: a copy, JSON-safe and bounded, without the names core adds", async () => {
+    const reported: Record<string, unknown> = { what: "x".repeat(5000), count: 3, ratio: Number.NaN, flag: true, nested: { deep: [1, 2] }, gone: undefined, agent: "mine" };
+    Object.defineProperty(reported, "__proto__", { value: "a key like any other", enumerable: true });
+    for (let index = 0; index < 100; index += 1) reported[`extra${String(index)}`] = index;
+    reported["k".repeat(300)] = "a name no template has";
+    const hostile = rule("hostile", (context) => {
+      context.report({ messageId: "found", data: reported as never });
+      reported.what = "changed after the report";
+    });
+    const [result] = (await run([hostile])).results;
+    const data = result?.data ?? {};
+    expect(JSON.parse(JSON.stringify(data))).toEqual(data);
+    expect(Object.keys(data)).toHaveLength(50);
+    expect(data).toMatchObject({ what: `${"x".repeat(200)}… (5000 characters)`, count: 3, ratio: "NaN", flag: "true", nested: '{"deep":[1,2]}', agent: "mine" });
+    expect(Object.hasOwn(data, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(Object.hasOwn(data, "gone")).toBe(false);
+    expect(Object.hasOwn(data, "subagent")).toBe(false);
+    expect(result?.message).toBe(`${"x".repeat(200)}… (5000 characters) found`);
+  });
+
+  it("a crashed or timed-out rule's result says which rule, from where and why, as data", async () => {
+    const crashed = await brokenBeside(rule("crashing", () => { throw new Error("boom"); }));
+    expect(crashed?.data).toEqual({ rule: "crashing", source: "./rules/crashing.mjs", reason: "boom" });
+    const slow = await brokenBeside(rule("slow", () => new Promise(() => undefined)), 50);
+    expect(slow?.data).toEqual({ rule: "slow", source: "./rules/slow.mjs", timeoutMs: 50 });
   });
 
   it("the return's status and agent name are bounded in the report too", async () => {

@@ -1,6 +1,7 @@
 import { fillTemplate, MAX_QUOTED_CHARS, quoted } from "./messages.js";
 import { isolatedModule, runIsolated } from "./isolation.js";
-import { isObject, jsonType, preview } from "./pointer.js";
+import { isObject } from "./pointer.js";
+import { jsonType, preview } from "./json/render.js";
 import type {
   AnyRule,
   Expected,
@@ -44,6 +45,11 @@ export const DEFAULT_RULE_TIMEOUT_MS = 10_000;
 
 const UNKNOWN_AGENT = "the subagent";
 
+/** How templates' `{subagent}` names the agent: "researcher subagent", or "the subagent" when no name is known. */
+export function subagentName(agent: string): string {
+  return agent === UNKNOWN_AGENT ? agent : `${agent} subagent`;
+}
+
 /** The agent messages name: the caller's word first, then the return's own claim. */
 export function agentName(expected: Expected, value: unknown): string {
   if (expected.agent !== undefined && expected.agent !== "") return expected.agent;
@@ -81,7 +87,7 @@ export async function runRules(input: RunInput): Promise<Report> {
   const value: JsonObject = isObject(parsedValue) ? parsedValue : {};
   const agent = agentName(input.expected, parsedValue);
   // Templates say "Fix {subagent} to …": "Fix researcher subagent to …", or "Fix the subagent to …".
-  const subagent = agent === UNKNOWN_AGENT ? agent : `${agent} subagent`;
+  const subagent = subagentName(agent);
   const shared: SharedContext = {
     value,
     text: input.text,
@@ -276,6 +282,7 @@ function internalFailure(configured: ConfiguredRule, failure: Failure, timeoutMs
       message: `Rule ${rule.id} timed out after ${formatMs(timeoutMs)} (from ${source})`,
       detail: "Error: its check did not settle in time; its findings were not counted",
       recommendation: `Report this to the maintainers of ${source}; ${verdict}. If the rule is only slow, raise the rule time limit`,
+      data: { rule: rule.id, source: quoted(source), timeoutMs },
     };
   }
   return {
@@ -285,6 +292,7 @@ function internalFailure(configured: ConfiguredRule, failure: Failure, timeoutMs
     message: `Rule ${rule.id} crashed (from ${source})`,
     detail: `Error: ${quoted(failure.reason, MAX_REASON_CHARS)}`,
     recommendation: `Report this to the maintainers of ${source}; ${verdict}`,
+    data: { rule: rule.id, source: quoted(source), reason: quoted(failure.reason, MAX_REASON_CHARS) },
   };
 }
 
@@ -329,26 +337,43 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
   if (descriptor.pointer !== undefined && typeof descriptor.pointer !== "string") {
     throw new Error(`reported "${descriptor.messageId}" with pointer ${preview(descriptor.pointer, 40)} instead of a JSON Pointer string`);
   }
-  const data = descriptor.data === undefined ? context : { ...context, ...boundedData(descriptor.data) };
+  const own = descriptor.data === undefined ? undefined : reportedData(descriptor.data);
+  const data = own === undefined ? context : { ...context, ...own };
   const result: Writable<Result> = { ruleId: rule.id, level, messageId: descriptor.messageId, message: fillTemplate(spec.text, data) };
   if (spec.detail !== undefined) result.detail = fillTemplate(spec.detail, data);
   if (spec.recommendation !== undefined) result.recommendation = fillTemplate(spec.recommendation, data);
   if (spec.reask !== undefined) result.reask = fillTemplate(spec.reask, data);
   if (descriptor.pointer !== undefined) result.pointer = descriptor.pointer;
+  if (own !== undefined) result.data = own;
   return result;
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** The data a rule passes, with every long string cut (the return's own text is quoted there). */
-function boundedData(data: MessageData): MessageData {
-  let copy: Record<string, string | number> | undefined;
+/** The most entries of a report's data a result keeps: templates name a handful. */
+export const MAX_DATA_ENTRIES = 50;
+
+/**
+ * The data a rule reported, as the result carries it and its messages are filled
+ * from: a copy the rule cannot change afterwards, JSON-safe (strings and finite
+ * numbers; anything else a custom rule passes becomes its short preview), and
+ * bounded (every long string cut, as messages quote the return's own text).
+ */
+function reportedData(data: MessageData): MessageData {
+  const copy: Record<string, string | number> = {};
+  let entries = 0;
   for (const key of Object.keys(data)) {
-    const value = data[key];
-    if (typeof value === "string" && value.length > MAX_QUOTED_CHARS) {
-      copy ??= { ...data };
-      copy[key] = quoted(value);
-    }
+    if (entries === MAX_DATA_ENTRIES) break;
+    // A placeholder is a short word: a longer name is no template's, and would not be bounded.
+    if (key.length > MAX_QUOTED_CHARS) continue;
+    const value: unknown = data[key];
+    // Left out, as a template leaves its placeholder unfilled.
+    if (value === undefined) continue;
+    const safe =
+      typeof value === "string" ? quoted(value) : typeof value === "number" && Number.isFinite(value) ? value : typeof value === "number" ? String(value) : preview(value, 40);
+    // defineProperty: a key named "__proto__" stays a plain entry.
+    Object.defineProperty(copy, key, { value: safe, enumerable: true, writable: true, configurable: true });
+    entries += 1;
   }
-  return copy ?? data;
+  return copy;
 }

@@ -49,6 +49,11 @@ export interface RuleMeta<Options> {
   readonly messages: Readonly<Record<string, MessageSpec>>;
 }
 
+/**
+ * What a rule passes with a report: the values its message templates interpolate
+ * (what was expected, what was found, a suggestion, a path), by name. Results carry
+ * it as `data`, so that programs read the values instead of parsing the prose.
+ */
 export type MessageData = Readonly<Record<string, string | number>>;
 
 export interface ReportDescriptor {
@@ -212,6 +217,13 @@ export interface Result {
   /** The message's `reask` line, filled: what to tell the subagent, when the rule words it itself. */
   readonly reask?: string;
   readonly pointer?: string;
+  /**
+   * The data the rule reported with this finding (not the names core adds: `agent`,
+   * `subagent`, `command`), JSON-safe and bounded like the message: strings and finite
+   * numbers only, at most 50 entries, each string cut to 200 characters and its length.
+   * Absent when the rule reported no data.
+   */
+  readonly data?: MessageData;
 }
 
 export interface Report {

@@ -90,16 +90,19 @@ export default defineRule<Options>({
         text: "Artifact content cannot be checked: {path}",
         detail: "Error: {reason}",
         recommendation: "Verify {agent} writes its artifacts as regular files inside the project",
+        reask: "{path} cannot be checked ({reason}); write it as a regular file inside the project",
       },
       tooSmall: {
         text: "Artifact is too small to be more than a template: {path} ({size} bytes, minimum {minBytes})",
         detail: "Error: Subagent created the file but wrote almost nothing in it",
         recommendation: "Verify {agent} writes the artifact's content, not only its outline",
+        reask: "{path} is {size} bytes, less than {minBytes}; write its content, not only its outline",
       },
       missingSections: {
         text: "Artifact {path} ({type}) is missing required sections: {missing}",
         detail: "Error: no heading{scope} matches {missing}\nFound headings: {headings}",
         recommendation: "Verify {agent} fills in every section a {type} needs: {missing}",
+        reask: "{path} ({type}) has no heading matching {missing}; add those sections",
       },
       badPattern: {
         text: "Section pattern for {type} is not a regular expression: {pattern}",

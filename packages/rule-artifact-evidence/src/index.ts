@@ -174,11 +174,13 @@ export default defineRule<Options>({
         text: "No evidence that this run produced {path}",
         detail: "{evidence}\nError: looked for {lookedFor}; found none",
         recommendation: NO_EVIDENCE,
+        reask: "nothing shows that this run wrote {path} (looked for {lookedFor}); write the artifact in this run",
       },
       identicalToBase: {
         text: "Artifact written but identical to the committed version: {path}",
         detail: "{evidence}\nError: {path} has the same content as at {base}, so git shows no change: this run did not produce it",
         recommendation: "Verify {agent} writes the new content this run was asked for, not a copy of what was committed",
+        reask: "{path} is identical to the committed version at {base}; write the new content this run was asked for",
       },
     },
   },

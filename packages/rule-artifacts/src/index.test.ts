@@ -42,7 +42,7 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "phantom work with a contextual status",
       input: { status: "implemented", artifacts: [] },
-      errors: [{ messageId: "phantomWork", message: "Agent returned 'implemented' status" }],
+      errors: [{ messageId: "phantomWork", data: { status: "implemented" } }],
     },
     {
       name: "a missing artifact file (example 4)",
@@ -58,18 +58,18 @@ new RuleTester({ describe, it }).run(rule, {
         { messageId: "notFound", pointer: "/artifacts/2/path" },
       ],
     },
-    { name: "an empty artifact", input: completed("empty.md"), files: { "empty.md": "" }, errors: [{ messageId: "empty", message: "Artifact is empty: empty.md" }] },
-    { name: "an absolute path", input: completed("/etc/passwd"), errors: [{ messageId: "absolutePath", message: "Artifact path is absolute: /etc/passwd" }] },
+    { name: "an empty artifact", input: completed("empty.md"), files: { "empty.md": "" }, errors: [{ messageId: "empty", data: { path: "empty.md" } }] },
+    { name: "an absolute path", input: completed("/etc/passwd"), errors: [{ messageId: "absolutePath", data: { index: 0, path: "/etc/passwd" } }] },
     { name: "a Windows absolute path", input: completed("C:\\work\\report.md"), errors: [{ messageId: "absolutePath" }] },
     { name: "a .. escape", input: completed("../outside.md"), errors: [{ messageId: "escapesRoot" }] },
     { name: "a .. escape hidden in the middle", input: completed("specs/../../outside.md"), errors: [{ messageId: "escapesRoot" }] },
     { name: "a symlink leading out of the root", input: completed("out.md"), files: { "out.md": { symlink: "/etc/hostname" } }, errors: [{ messageId: "symlinkEscapesRoot" }] },
     { name: "a symlink loop", input: completed("loop.md"), files: { "loop.md": { symlink: "loop.md" } }, errors: [{ messageId: "symlinkLoop" }] },
     { name: "a dangling symlink", input: completed("dangling.md"), files: { "dangling.md": { symlink: "nowhere.md" } }, errors: [{ messageId: "notFound" }] },
-    { name: "a directory", input: completed("specs"), files: { specs: { directory: true } }, errors: [{ messageId: "notAFile", message: "(directory)" }] },
-    { name: "a FIFO is classified, never opened", input: completed("pipe"), files: { pipe: { fifo: true } }, errors: [{ messageId: "notAFile", message: "(FIFO)" }] },
+    { name: "a directory", input: completed("specs"), files: { specs: { directory: true } }, errors: [{ messageId: "notAFile", data: { path: "specs", kind: "directory" } }] },
+    { name: "a FIFO is classified, never opened", input: completed("pipe"), files: { pipe: { fifo: true } }, errors: [{ messageId: "notAFile", data: { path: "pipe", kind: "FIFO" } }] },
     { name: "a device outside the root", input: completed("/dev/zero"), errors: [{ messageId: "absolutePath" }] },
-    { name: "a NUL byte", input: completed("a\u0000b.md"), errors: [{ messageId: "nulByte", message: '"a\\u0000b.md"' }] },
+    { name: "a NUL byte", input: completed("a\u0000b.md"), errors: [{ messageId: "nulByte", data: { path: '"a\\u0000b.md"' } }] },
     { name: "a very long name", input: completed(`${"x".repeat(300)}.md`), errors: [{ messageId: "nameTooLong" }] },
     { name: "an empty path", input: completed(""), errors: [{ messageId: "emptyPath", pointer: "/artifacts/0/path" }] },
     {
@@ -88,7 +88,7 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "a success-like word with no artifacts is phantom work",
       input: { status: "done", artifacts: [] },
-      errors: [{ messageId: "phantomWork", message: "Agent returned 'done' status but created no artifacts" }],
+      errors: [{ messageId: "phantomWork", data: { status: "done" } }],
     },
     {
       name: "an unfinished return's artifacts still need the right shape",
@@ -98,7 +98,7 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "a home-directory path is home-relative, not absolute",
       input: completed("~/.config/nvim/init.lua"),
-      errors: [{ messageId: "homeRelativePath", message: "Artifact path is home-relative: ~/.config/nvim/init.lua" }],
+      errors: [{ messageId: "homeRelativePath", data: { path: "~/.config/nvim/init.lua" } }],
     },
     { name: "another user's home directory too", input: completed("~root/notes.md"), errors: [{ messageId: "homeRelativePath" }] },
     {

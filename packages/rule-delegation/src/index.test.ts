@@ -30,7 +30,7 @@ new RuleTester({ describe, it }).run(rule, {
           messageId: "cycleDetected",
           pointer: "/metadata/delegation_path/3",
           message: "CYCLE_DETECTED: orchestrator appears twice in the delegation path",
-          detail: "orchestrator → research → researcher → orchestrator returns to orchestrator at delegation_path[3]",
+          data: { repeated: "orchestrator", index: 3, path: "orchestrator → research → researcher → orchestrator" },
         },
       ],
     },
@@ -39,14 +39,14 @@ new RuleTester({ describe, it }).run(rule, {
       input: agent("e", 4, ["orchestrator", "a", "b", "c", "e"]),
       errors: [{ messageId: "maxDepthExceeded", pointer: "/metadata/delegation_depth", message: "MAX_DEPTH_EXCEEDED: delegation depth 4 exceeds the limit of 3" }],
     },
-    { name: "a lower limit", input: seed, options: { maxDepth: 0 }, errors: [{ messageId: "maxDepthExceeded", message: "exceeds the limit of 0" }] },
+    { name: "a lower limit", input: seed, options: { maxDepth: 0 }, errors: [{ messageId: "maxDepthExceeded", data: { maxDepth: 0 } }] },
     {
       name: "each repeated agent is one cycle",
       input: agent("b", 2, ["a", "b", "a", "b", "a"]),
       errors: [
-        { messageId: "cycleDetected", pointer: "/metadata/delegation_path/2", message: "CYCLE_DETECTED: a appears" },
-        { messageId: "cycleDetected", pointer: "/metadata/delegation_path/3", message: "CYCLE_DETECTED: b appears" },
-        { messageId: "pathEndMismatch", pointer: "/metadata/delegation_path", message: "ends with a, agent_type is b" },
+        { messageId: "cycleDetected", pointer: "/metadata/delegation_path/2", data: { repeated: "a", index: 2 } },
+        { messageId: "cycleDetected", pointer: "/metadata/delegation_path/3", data: { repeated: "b", index: 3 } },
+        { messageId: "pathEndMismatch", pointer: "/metadata/delegation_path", data: { last: "a", agentType: "b" } },
       ],
     },
     {
@@ -54,8 +54,8 @@ new RuleTester({ describe, it }).run(rule, {
       input: returned({}),
       errors: [
         { messageId: "missingField", pointer: "/metadata/agent_type", message: "Missing metadata field: agent_type" },
-        { messageId: "missingField", pointer: "/metadata/delegation_depth", message: "Missing metadata field: delegation_depth" },
-        { messageId: "missingField", pointer: "/metadata/delegation_path", message: "Missing metadata field: delegation_path" },
+        { messageId: "missingField", pointer: "/metadata/delegation_depth", data: { field: "delegation_depth" } },
+        { messageId: "missingField", pointer: "/metadata/delegation_path", data: { field: "delegation_path" } },
       ],
     },
     {
@@ -63,9 +63,9 @@ new RuleTester({ describe, it }).run(rule, {
       input: agent("researcher", null, null),
       errors: [{ messageId: "missingField", pointer: "/metadata/delegation_depth" }, { messageId: "missingField", pointer: "/metadata/delegation_path" }],
     },
-    { name: "a negative depth", input: agent("lean-research-agent", -1, seedPath), errors: [{ messageId: "invalidDepth", pointer: "/metadata/delegation_depth", message: "received number -1" }] },
-    { name: "a fractional depth", input: agent("lean-research-agent", 1.5, seedPath), errors: [{ messageId: "invalidDepth", message: "received number 1.5" }] },
-    { name: "a depth in quotes", input: agent("lean-research-agent", "1", seedPath), errors: [{ messageId: "invalidDepth", message: 'received string "1"', detail: "from 0 to 3" }] },
+    { name: "a negative depth", input: agent("lean-research-agent", -1, seedPath), errors: [{ messageId: "invalidDepth", pointer: "/metadata/delegation_depth", data: { received: "number -1" } }] },
+    { name: "a fractional depth", input: agent("lean-research-agent", 1.5, seedPath), errors: [{ messageId: "invalidDepth", data: { received: "number 1.5" } }] },
+    { name: "a depth in quotes", input: agent("lean-research-agent", "1", seedPath), errors: [{ messageId: "invalidDepth", data: { received: 'string "1"', maxDepth: 3 } }] },
     {
       name: "a path written as one string",
       input: agent("researcher", 1, "orchestrator → research → researcher"),
@@ -75,22 +75,22 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a path entry that is not a name",
       input: agent("researcher", 1, ["orchestrator", 2, ""]),
       errors: [
-        { messageId: "pathEntryNotString", pointer: "/metadata/delegation_path/1", message: "delegation_path[1] is not an agent name: received number 2" },
+        { messageId: "pathEntryNotString", pointer: "/metadata/delegation_path/1", data: { index: 1, received: "number 2" } },
         { messageId: "pathEntryNotString", pointer: "/metadata/delegation_path/2" },
       ],
     },
-    { name: "a nameless agent_type", input: agent("", 1, seedPath), errors: [{ messageId: "invalidAgentType", pointer: "/metadata/agent_type", message: 'received string ""' }] },
+    { name: "a nameless agent_type", input: agent("", 1, seedPath), errors: [{ messageId: "invalidAgentType", pointer: "/metadata/agent_type", data: { received: 'string ""' } }] },
     {
       name: "a path that does not end with the returning agent (a warning by default)",
       input: agent("lean-research-agent", 1, ["orchestrator", "research"]),
-      errors: [{ messageId: "pathEndMismatch", pointer: "/metadata/delegation_path", message: "ends with research, agent_type is lean-research-agent" }],
+      errors: [{ messageId: "pathEndMismatch", pointer: "/metadata/delegation_path", data: { last: "research", agentType: "lean-research-agent" } }],
     },
     { name: "an empty path", input: agent("researcher", 0, []), errors: [{ messageId: "emptyPath", pointer: "/metadata/delegation_path" }] },
     {
       name: "depth against the path's length, when asked",
       input: seed,
       options: { depthMatchesPath: "warn" },
-      errors: [{ messageId: "depthMismatch", pointer: "/metadata/delegation_depth", detail: "a path of 3 agents (orchestrator → research → lean-research-agent) means delegation_depth 2" }],
+      errors: [{ messageId: "depthMismatch", pointer: "/metadata/delegation_depth", data: { length: 3, implied: 2, path: "orchestrator → research → lean-research-agent" } }],
     },
   ],
 });

@@ -45,14 +45,14 @@ new RuleTester({ describe, it }).run(rule, {
         },
       ],
     },
-    { name: "a day-old start", input: early({ started_at: "2026-01-27T10:30:00Z" }), expected: tenMinutes, errors: [{ messageId: "stale", message: "interrupted 24 hours ago" }] },
-    { name: "a week-old start", input: early({ started_at: "2026-01-20T09:00:00Z" }), expected: { now, staleAfterSeconds: 7200 }, errors: [{ messageId: "stale", message: "8 days ago and its early metadata is stale (older than 2 hours)" }] },
-    { name: "a time zone offset is honoured", input: early({ started_at: "2026-01-28T11:30:00+02:00" }), expected: tenMinutes, errors: [{ messageId: "stale", message: "72 minutes ago" }] },
+    { name: "a day-old start", input: early({ started_at: "2026-01-27T10:30:00Z" }), expected: tenMinutes, errors: [{ messageId: "stale", data: { ago: "24 hours ago", limit: "10 minutes" } }] },
+    { name: "a week-old start", input: early({ started_at: "2026-01-20T09:00:00Z" }), expected: { now, staleAfterSeconds: 7200 }, errors: [{ messageId: "stale", data: { ago: "8 days ago", limit: "2 hours", startedAt: "2026-01-20T09:00:00Z" } }] },
+    { name: "a time zone offset is honoured", input: early({ started_at: "2026-01-28T11:30:00+02:00" }), expected: tenMinutes, errors: [{ messageId: "stale", data: { ago: "72 minutes ago" } }] },
     {
       name: "stale with no partial_progress says so",
       input: early({ partial_progress: undefined }),
       expected: tenMinutes,
-      errors: [{ messageId: "stale", detail: "no partial_progress was recorded, so where the agent stopped is unknown" }],
+      errors: [{ messageId: "stale", data: { progress: "no partial_progress was recorded, so where the agent stopped is unknown", from: "the start" } }],
     },
     {
       name: "stale with phases",
@@ -70,7 +70,7 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a limit and an unparsable started_at",
       input: early({ started_at: "yesterday afternoon" }),
       expected: tenMinutes,
-      errors: [{ messageId: "ageUnknown", message: 'started_at is not an ISO 8601 timestamp (received string "yesterday afternoon")' }],
+      errors: [{ messageId: "ageUnknown", data: { unknown: 'started_at is not an ISO 8601 timestamp (received string "yesterday afternoon")' } }],
     },
     { name: "a limit and an impossible date", input: early({ started_at: "2026-13-45T10:30:00Z" }), expected: tenMinutes, errors: [{ messageId: "ageUnknown", message: "not an ISO 8601 timestamp" }] },
     {
@@ -92,10 +92,10 @@ new RuleTester({ describe, it }).run(rule, {
       input: early({ started_at: undefined }),
       command: "implement",
       expected: { now },
-      errors: [{ messageId: "notFinished", message: "started at an unknown time (the return has no started_at)" }],
+      errors: [{ messageId: "notFinished", data: { ago: "at an unknown time (the return has no started_at)" } }],
     },
     { name: "at a gate and stale: stale says more", input: early(), command: "research", expected: tenMinutes, errors: [{ messageId: "stale" }] },
-    { name: "a limit and a numeric started_at", input: early({ started_at: 1769596200 }), expected: tenMinutes, errors: [{ messageId: "ageUnknown", message: "received number 1769596200" }] },
+    { name: "a limit and a numeric started_at", input: early({ started_at: 1769596200 }), expected: tenMinutes, errors: [{ messageId: "ageUnknown", data: { unknown: "started_at is not an ISO 8601 timestamp (received number 1769596200)" } }] },
   ],
 });
 

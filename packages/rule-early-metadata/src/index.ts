@@ -77,11 +77,13 @@ export default defineRule<Options>({
         text: "Agent was interrupted {ago} and its early metadata is stale (older than {limit})",
         detail: "Error: status is still in_progress, started_at {startedAt}; {progress}",
         recommendation: "Resume the task with {resume} so that {agent} continues from {from}; no agent is working on it any more",
+        reask: "status is still \"in_progress\", started {ago}; finish the work and set the success status, or set status to \"partial\" with errors[] saying what is left",
       },
       ageUnknown: {
         text: "Agent was interrupted and how long ago is unknown: {unknown}",
         detail: "Error: a staleness limit of {limit} needs started_at to tell a running agent from a stale one; {progress}",
         recommendation: "Fix {subagent} to write started_at (ISO 8601) in its early metadata, and resume the task with {resume}",
+        reask: "{unknown}; write started_at (an ISO 8601 timestamp) in your early metadata",
       },
     },
   },

@@ -24,7 +24,7 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "a syntax error names line and column",
       input: '{\n  "status": "completed",\n  "summary": oops\n}',
-      errors: [{ messageId: "syntaxError", detail: "expected a JSON value, found 'o' at line 3, column 14" }],
+      errors: [{ messageId: "syntaxError", data: { reason: "expected a JSON value, found 'o'", line: 3, column: 14 } }],
     },
     { name: "a trailing comma", input: '{"status": "completed",}', errors: [{ messageId: "syntaxError" }] },
     { name: "a doc example with ellipses", input: '{"artifacts": [...]}', errors: [{ messageId: "syntaxError" }] },
@@ -32,24 +32,24 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "text after the object",
       input: '{"status": "completed"}\nDone!',
-      errors: [{ messageId: "trailingText", detail: "unexpected 'D' after the JSON value at line 2, column 1" }],
+      errors: [{ messageId: "trailingText", data: { reason: "unexpected 'D' after the JSON value", line: 2, column: 1 } }],
     },
     { name: "two objects", input: '{"a":1}{"b":2}', errors: [{ messageId: "trailingText" }] },
-    { name: "an array", input: "[1, 2]", errors: [{ messageId: "notAnObject", pointer: "" }] },
-    { name: "a string", input: '"completed"', errors: [{ messageId: "notAnObject" }] },
+    { name: "an array", input: "[1, 2]", errors: [{ messageId: "notAnObject", pointer: "", data: { type: "array" } }] },
+    { name: "a string", input: '"completed"', errors: [{ messageId: "notAnObject", data: { type: "string" } }] },
     { name: "a number", input: "42", errors: [{ messageId: "notAnObject" }] },
     { name: "null", input: "null", errors: [{ messageId: "notAnObject" }] },
     {
       name: "a duplicate status: failed, then completed",
       input: '{"status": "failed", "summary": "x", "status": "completed"}',
-      errors: [{ messageId: "duplicateKey", pointer: "/status", message: "Duplicate key in return: status", detail: '"status" appears 2 times in the top-level object' }],
+      errors: [{ messageId: "duplicateKey", pointer: "/status", message: "Duplicate key in return: status", data: { key: "status", count: 2, where: "the top-level object" } }],
     },
     {
       name: "duplicate keys at any depth, each reported once with its count",
       input: '{"metadata": {"session_id": "a", "session_id": "b", "session_id": "c"}, "artifacts": [{"path": "x", "path": "y"}]}',
       errors: [
-        { messageId: "duplicateKey", pointer: "/metadata/session_id", detail: '"session_id" appears 3 times in the object at /metadata' },
-        { messageId: "duplicateKey", pointer: "/artifacts/0/path", message: "artifacts.0.path" },
+        { messageId: "duplicateKey", pointer: "/metadata/session_id", data: { field: "metadata.session_id", key: "session_id", count: 3, where: "the object at /metadata" } },
+        { messageId: "duplicateKey", pointer: "/artifacts/0/path", data: { field: "artifacts.0.path", key: "path", count: 2 } },
       ],
     },
     {
@@ -60,12 +60,12 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "bytes that were not UTF-8 (decoded to lone surrogates)",
       input: '{"status": "completed", "summary": "caf\udce9"}',
-      errors: [{ messageId: "invalidUtf8", detail: "at line 1, column 40" }],
+      errors: [{ messageId: "invalidUtf8", data: { line: 1, column: 40 } }],
     },
     {
       name: "bytes that were not UTF-8 where the JSON also breaks",
       input: "\udcff\udcfe{",
-      errors: [{ messageId: "invalidUtf8", detail: "line 1, column 1" }, { messageId: "syntaxError" }],
+      errors: [{ messageId: "invalidUtf8", data: { line: 1, column: 1 } }, { messageId: "syntaxError" }],
     },
     { name: "a NUL byte outside a string", input: '{"status": "completed"}\u0000', errors: [{ messageId: "trailingText", detail: "control character U+0000" }] },
     { name: "a raw NUL byte inside a string", input: '{"status": "compl\u0000eted"}', errors: [{ messageId: "syntaxError", detail: "unescaped control character" }] },

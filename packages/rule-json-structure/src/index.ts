@@ -47,11 +47,13 @@ export default defineRule<Record<string, never>>({
         text: "Duplicate key in return: {field}",
         detail: 'Error: "{key}" appears {count} times in {where}; JSON.parse and jq keep only the last value, so the return is ambiguous',
         recommendation: "Fix {subagent} to write each key once per object",
+        reask: "\"{key}\" appears {count} times in {where}; write each key once per object",
       },
       invalidUtf8: {
         text: "Return is not valid UTF-8",
         detail: "Error: The bytes at line {line}, column {column} are not UTF-8 text",
         recommendation: "Fix {subagent} to write its return as UTF-8 text",
+        reask: "the bytes at line {line}, column {column} are not UTF-8; write your return as UTF-8 text",
       },
     },
   },

@@ -43,7 +43,7 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "null counts as missing, as with jq -e",
       input: { ...v7, summary: null },
-      errors: [{ messageId: "missingField", pointer: "/summary" }],
+      errors: [{ messageId: "missingField", pointer: "/summary", data: { field: "summary" } }],
     },
     {
       name: "missing metadata is reported once, not once per subfield",
@@ -54,17 +54,17 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "artifacts must be an array",
       input: { ...v7, artifacts: "specs/1_x/report.md" },
-      errors: [{ messageId: "wrongType", pointer: "/artifacts", detail: '"artifacts" must be an array; received string "specs/1_x/report.md"' }],
+      errors: [{ messageId: "wrongType", pointer: "/artifacts", data: { field: "artifacts", expected: "an array", actual: "string", value: '"specs/1_x/report.md"' } }],
     },
     {
       name: "metadata must be an object, and its subfields are then not checked",
       input: { ...v7, metadata: "sess_1" },
-      errors: [{ messageId: "wrongType", pointer: "/metadata", detail: '"metadata" must be an object; received string' }],
+      errors: [{ messageId: "wrongType", pointer: "/metadata", data: { field: "metadata", expected: "an object", actual: "string" } }],
     },
     {
       name: "delegation_depth must be an integer",
       input: { ...v7, metadata: { ...metadata, delegation_depth: "1" } },
-      errors: [{ messageId: "wrongType", pointer: "/metadata/delegation_depth" }],
+      errors: [{ messageId: "wrongType", pointer: "/metadata/delegation_depth", data: { field: "metadata.delegation_depth", expected: "an integer" } }],
     },
     {
       name: "status must be a string",
@@ -75,7 +75,7 @@ new RuleTester({ describe, it }).run(rule, {
       name: "v5 requires the top-level session_id",
       input: v7,
       options: v5Fields,
-      errors: [{ messageId: "missingField", pointer: "/session_id", message: "Missing required field: session_id" }],
+      errors: [{ messageId: "missingField", pointer: "/session_id", data: { field: "session_id" } }],
     },
   ],
 });

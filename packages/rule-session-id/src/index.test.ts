@@ -39,7 +39,7 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a number is not the session id",
       input: { metadata: { session_id: 1735460684 } },
       sessionId,
-      errors: [{ messageId: "mismatch", detail: "Got: 1735460684" }],
+      errors: [{ messageId: "mismatch", data: { actual: "1735460684" } }],
     },
     {
       name: "a metadata file from another session is stale metadata, not a mere mismatch",
@@ -61,7 +61,7 @@ new RuleTester({ describe, it }).run(rule, {
       input: { status: "in_progress", metadata: { session_id: "sess_1735000000_old999" } },
       format: "metadata-file",
       sessionId,
-      errors: [{ messageId: "staleMetadata", message: "Stale return metadata: .return-meta.json belongs to session sess_1735000000_old999" }],
+      errors: [{ messageId: "staleMetadata", data: { file: ".return-meta.json", actual: "sess_1735000000_old999" } }],
     },
     {
       name: "a console return (v7) from another session is a mismatch, not stale metadata",
@@ -74,7 +74,7 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a v7 return with the session id at the top level",
       input: { status: "completed", session_id: sessionId, metadata: {} },
       sessionId,
-      errors: [{ messageId: "misplaced", pointer: "/session_id", message: "found at session_id, expected at metadata.session_id" }],
+      errors: [{ messageId: "misplaced", pointer: "/session_id", data: { found: "session_id", field: "metadata.session_id" } }],
     },
   ],
 });

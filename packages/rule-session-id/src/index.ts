@@ -35,6 +35,7 @@ export default defineRule<Options>({
         text: "Stale return metadata: {file} belongs to session {actual}, not this run's {expected}",
         detail: "Expected: {expected}\nGot: {actual}\nError: the metadata file was left by an earlier run (or another session) and was not rewritten by this one",
         recommendation: "Delete the stale {file} before delegating, and fix {subagent} to write its metadata with the delegated session_id",
+        reask: "{file} holds session {actual}, not this run's; write your metadata again with the session id from your delegation context, unchanged",
       },
       misplaced: {
         text: "Session ID in the wrong place: found at {found}, expected at {field}",

@@ -35,31 +35,46 @@ function allowedStatuses(options: Options, command: string | null): string[] {
   return [...success, ...NON_SUCCESS_STATUSES, ...(options.allowInProgress ? [IN_PROGRESS] : [])];
 }
 
-/** The status the subagent most likely meant, and why. */
-function suggestionFor(status: string, allowed: readonly string[], options: Options, command: string | null): string {
+/**
+ * What the subagent most likely meant, as the message words it (`hint`) and as data:
+ * `suggestion`, the one status to use when one is clear, and `advice`, how the hint
+ * puts it: `didYouMean` (a guess), `use` (an instruction), `note` (a fact about the
+ * vocabulary), or `none`.
+ */
+interface Suggestion {
+  readonly hint: string;
+  readonly advice: "didYouMean" | "use" | "note" | "none";
+  readonly suggestion?: string;
+}
+
+const quotedList = (values: readonly string[]): string => values.map((value) => `"${value}"`).join(" or ");
+
+function suggestionFor(status: string, allowed: readonly string[], options: Options, command: string | null): Suggestion {
   const normalized = status.trim().toLowerCase();
-  if (allowed.includes(normalized)) return `; did you mean "${normalized}"? (statuses are lower case)`;
+  if (allowed.includes(normalized)) return { hint: `; did you mean "${normalized}"? (statuses are lower case)`, advice: "didYouMean", suggestion: normalized };
   const successes = allowed.filter((value) => !(NON_SUCCESS_STATUSES as readonly string[]).includes(value) && value !== IN_PROGRESS);
+  const only = successes.length === 1 ? successes[0] : undefined;
   const owner = Object.entries(COMMAND_SUCCESS).find(([, success]) => success === normalized)?.[0];
-  if (owner !== undefined && options.variant === "contextual" && successes.length === 1) {
-    return `, the success status of /${owner}; use "${successes[0] ?? ""}"`;
+  if (owner !== undefined && options.variant === "contextual" && only !== undefined) {
+    return { hint: `, the success status of /${owner}; use "${only}"`, advice: "use", suggestion: only };
   }
   if (normalized === "completed" && options.variant === "contextual") {
-    return `; use ${successes.map((value) => `"${value}"`).join(" or ")} ("completed" triggers Claude's stop behavior)`;
+    const hint = `; use ${quotedList(successes)} ("completed" triggers Claude's stop behavior)`;
+    return only === undefined ? { hint, advice: "use" } : { hint, advice: "use", suggestion: only };
   }
   if (/^\w+ing$/.test(normalized) || normalized.includes("progress")) {
     // "implementing" means unfinished: never coax it towards a success status.
     const unfinished = [IN_PROGRESS, "partial"].find((value) => allowed.includes(value));
-    return unfinished === undefined ? "" : `; unfinished work is "${unfinished}"`;
+    return unfinished === undefined ? { hint: "", advice: "none" } : { hint: `; unfinished work is "${unfinished}"`, advice: "note", suggestion: unfinished };
   }
   if (SUCCESS_WORDS.test(normalized) || (options.variant === "legacy" && (CONTEXTUAL_SUCCESS as readonly string[]).includes(normalized))) {
     const stem = STEMS.find(([pattern]) => pattern.test(normalized))?.[1];
-    const meant = successes.length === 1 ? successes[0] : stem !== undefined && successes.includes(stem) ? stem : undefined;
-    if (meant !== undefined) return `; did you mean "${meant}"?`;
-    return `; a finished ${command === null ? "task" : `/${command}`} uses ${successes.map((value) => `"${value}"`).join(" or ")}`;
+    const meant = only ?? (stem !== undefined && successes.includes(stem) ? stem : undefined);
+    if (meant !== undefined) return { hint: `; did you mean "${meant}"?`, advice: "didYouMean", suggestion: meant };
+    return { hint: `; a finished ${command === null ? "task" : `/${command}`} uses ${quotedList(successes)}`, advice: "note" };
   }
   const guess = closest(normalized, allowed);
-  return guess === undefined ? "" : `; did you mean "${guess}"?`;
+  return guess === undefined ? { hint: "", advice: "none" } : { hint: `; did you mean "${guess}"?`, advice: "didYouMean", suggestion: guess };
 }
 
 /** Step 3: the status is one the command allows. */
@@ -108,7 +123,6 @@ export default defineRule<Options>({
       context.pass({ messageId: "validStatus", data: { status } });
       return;
     }
-    const hint = suggestionFor(status, allowed, options, command);
-    context.report({ messageId: "invalidStatus", data: { status, allowed: allowed.join(", "), scope, hint }, pointer: "/status" });
+    context.report({ messageId: "invalidStatus", data: { status, allowed: allowed.join(", "), scope, ...suggestionFor(status, allowed, options, command) }, pointer: "/status" });
   },
 });

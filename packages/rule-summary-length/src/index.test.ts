@@ -20,7 +20,7 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a configured limit",
       input: { summary: "x".repeat(121) },
       options: { maxChars: 120 },
-      errors: [{ messageId: "tooLong", detail: "within 120 characters (about 30 tokens)" }],
+      errors: [{ messageId: "tooLong", data: { max: 120, tokens: 30 } }],
     },
   ],
 });

@@ -186,12 +186,19 @@ describe("RuleTester", () => {
           { name: "wrong pointer", input: { status: "bad" }, errors: [{ messageId: "badStatus", pointer: "/summary" }] },
           { name: "wrong message", input: { status: "bad", x: 1 }, errors: [{ messageId: "badStatus", message: "Status is good" }] },
           { name: "wrong count", input: { status: "bad", x: 2 }, errors: [{ messageId: "badStatus" }, { messageId: "badStatus" }] },
+          { name: "wrong data", input: { status: "bad", x: 3 }, errors: [{ messageId: "badStatus", data: { status: "good" } }] },
+          { name: "data it did not report", input: { status: "bad", x: 4 }, errors: [{ messageId: "badStatus", data: { status: "bad", word: "bad" } }] },
+          { name: "the data it reported", input: { status: "bad", x: 5 }, errors: [{ messageId: "badStatus", data: { status: "bad" } }] },
         ],
       }),
     );
     expect(results["word > invalid > wrong pointer"]).toContain('problem 0: expected {"messageId":"badStatus","pointer":"/summary"}');
     expect(results["word > invalid > wrong message"]).toContain("problem 0: expected");
     expect(results["word > invalid > wrong count"]).toContain("expected 2 problem(s), got 1");
+    expect(results["word > invalid > wrong data"]).toContain('problem 0: expected {"messageId":"badStatus","data":{"status":"good"}}, got:');
+    expect(results["word > invalid > wrong data"]).toContain('| data {"status":"bad"}');
+    expect(results["word > invalid > data it did not report"]).toContain("problem 0: expected");
+    expect(results["word > invalid > the data it reported"]).toBeUndefined();
   });
 
   it("fails on case options the schema rejects", async () => {

@@ -45,6 +45,8 @@ export interface ExpectedError {
   readonly message?: string;
   /** Substring the filled detail lines must contain. */
   readonly detail?: string;
+  /** Entries the finding's `data` must hold, each equal to the value given (other entries may be there too). */
+  readonly data?: Readonly<Record<string, string | number>>;
 }
 
 export interface InvalidCase extends CaseBase {
@@ -178,7 +180,8 @@ async function runCase(rule: AnyRule, testCase: CaseBase, invalid: InvalidCase |
         actual.messageId !== expected.messageId ||
         (expected.pointer !== undefined && actual.pointer !== expected.pointer) ||
         (expected.message !== undefined && !actual.message.includes(expected.message)) ||
-        (expected.detail !== undefined && !(actual.detail ?? "").includes(expected.detail));
+        (expected.detail !== undefined && !(actual.detail ?? "").includes(expected.detail)) ||
+        (expected.data !== undefined && !holdsData(actual, expected.data));
       if (mismatch) {
         throw new RuleTesterError(`problem ${String(index)}: expected ${JSON.stringify(expected)}, got:\n${list([actual])}`);
       }
@@ -186,6 +189,11 @@ async function runCase(rule: AnyRule, testCase: CaseBase, invalid: InvalidCase |
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+function holdsData(result: Result, expected: Readonly<Record<string, string | number>>): boolean {
+  const data = result.data ?? {};
+  return Object.entries(expected).every(([key, value]) => Object.hasOwn(data, key) && data[key] === value);
 }
 
 function runOnce(rule: AnyRule, testCase: CaseBase, options: unknown, root: string): Promise<Report> {
@@ -230,5 +238,7 @@ function writeFixtures(root: string, files: Readonly<Record<string, FixtureEntry
 }
 
 function list(results: readonly Result[]): string {
-  return results.map((result) => `  ${result.level} ${result.messageId} ${result.pointer ?? ""} ${result.message} | ${result.detail ?? ""}`).join("\n");
+  return results
+    .map((result) => `  ${result.level} ${result.messageId} ${result.pointer ?? ""} ${result.message} | ${result.detail ?? ""}${result.data === undefined ? "" : ` | data ${JSON.stringify(result.data)}`}`)
+    .join("\n");
 }

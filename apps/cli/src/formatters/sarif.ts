@@ -69,6 +69,7 @@ function runOf(input: FormatterInput): Record<string, unknown> {
       messageId: result.messageId,
       ...(result.pointer === undefined ? {} : { pointer: result.pointer }),
       ...(result.recommendation === undefined ? {} : { recommendation: result.recommendation }),
+      ...(result.data === undefined ? {} : { data: result.data }),
     },
   }));
   return {

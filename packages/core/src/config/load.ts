@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
-import { lineAndColumn, locateJsonError, stripBom } from "../json.js";
+import { locateJsonError } from "../json/syntax-error.js";
+import { stripBom } from "../json/utf8.js";
+import { lineAndColumn } from "../text-position.js";
 import type { Importer } from "./import-file.js";
 import { DEFAULT_MODULE_TIMEOUT_MS, importWithin } from "./modules.js";
 

@@ -1,5 +1,6 @@
 import { ReturnlintError, type ErrorCode } from "../errors.js";
-import { isObject, jsonType, preview } from "../pointer.js";
+import { isObject } from "../pointer.js";
+import { jsonType, preview } from "../json/render.js";
 import type { AnyRule } from "../types.js";
 import { importFile, type Importer } from "./import-file.js";
 

@@ -1,5 +1,6 @@
 import type { ErrorObject } from "ajv";
-import { preview, tokensOf, valueAt } from "../pointer.js";
+import { tokensOf, valueAt } from "../pointer.js";
+import { preview } from "../json/render.js";
 import { closest } from "../suggest.js";
 
 /** `["commands","research","rules","./x.mjs"]` → `commands.research.rules["./x.mjs"]`. */

@@ -1,0 +1,65 @@
+// The bundles: the library API as ESM with code splitting (dist/index.js), the whole CLI as one
+// CommonJS file (dist/cli.cjs), and the chunks cli.cjs requires only when a run needs them.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { swapModule } from "./swap-module.mjs";
+
+/**
+ * core's `import("./options.js")` and `import("./yaml.js")` (ajv and yaml, needed only when a
+ * config file needs them) become requires of chunks of their own, so that a check without a
+ * config never parses them.
+ */
+function lazyConfigModules(core) {
+  const config = path.join(core, "config");
+  return ["options", "yaml"].map((name) => ({
+    entry: path.join(config, `${name}.js`),
+    chunk: `dist/chunks/config-${name}.cjs`,
+    swap: swapModule({ name: `lazy-config-${name}`, module: path.join(config, `${name}.js`), kinds: ["dynamic-import"], to: { path: `./chunks/config-${name}.cjs`, external: true } }),
+  }));
+}
+
+/** Builds every bundle and chunk into `dist/`; throws when a module swap did not happen in a bundle it was meant for. */
+export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary }) {
+  const shared = {
+    absWorkingDir: fileURLToPath(cli),
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    legalComments: "none",
+    logLevel: "warning",
+    define: { RETURNLINT_VERSION: JSON.stringify(version) },
+  };
+  const core = path.dirname(fileURLToPath(import.meta.resolve("@returnlint/core")));
+  const lazyConfig = lazyConfigModules(core);
+  const chunk = ({ entry, chunk: outfile }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs" });
+  const swaps = [precompiled, ruleDocs.swap, chartLibrary.swap, ...lazyConfig.map(({ swap }) => swap)];
+  await Promise.all([
+    build({
+      ...shared,
+      entryPoints: { index: "src/index.ts" },
+      outdir: "dist",
+      chunkNames: "chunks/[name]-[hash]",
+      splitting: true,
+      format: "esm",
+      plugins: [precompiled.plugin],
+      banner: { js: "import { createRequire as __returnlintRequire } from 'node:module'; const require = __returnlintRequire(import.meta.url);" },
+    }),
+    // No import() in cli.cjs: the lazy chunks become requires, and the user's files are imported
+    // through the loader (core's config/import-file.ts says why).
+    build({
+      ...shared,
+      entryPoints: ["src/bin.ts"],
+      outfile: "dist/cli.cjs",
+      format: "cjs",
+      supported: { "dynamic-import": false },
+      plugins: [...lazyConfig.map(({ swap }) => swap.plugin), precompiled.plugin, ruleDocs.swap.plugin, chartLibrary.swap.plugin],
+    }),
+    chunk(chartLibrary),
+    chunk(ruleDocs),
+    ...lazyConfig.map(chunk),
+    // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.
+    chunk({ entry: path.join(core, "rule-worker.js"), chunk: "dist/chunks/rule-worker.cjs" }),
+  ]);
+  for (const swap of swaps) swap.assertSwapped();
+}

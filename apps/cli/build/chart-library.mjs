@@ -1,0 +1,24 @@
+// Chart.js, for the audit's HTML report: its text inlined into a chunk the bin requires only for
+// `audit --format html`, so that the report is one self-contained page and the installed CLI needs
+// neither chart.js nor the network. src/audit/chart-library.ts reads node_modules only as the sources run.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { swapModule } from "./swap-module.mjs";
+
+/** Writes the chart library's module into `generated`; returns it, to bundle as a chunk, and the plugin that makes src/audit/chart-library.ts a require of that chunk. */
+export function chartLibrary(generated) {
+  // The UMD build sits beside the package's main file (its "exports" do not list it).
+  const source = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.resolve("chart.js"))), "chart.umd.min.js"), "utf8");
+  const entry = new URL("chart-library.mjs", generated);
+  writeFileSync(entry, `export function chartLibrary() {\n  return ${JSON.stringify(source)};\n}\n`);
+  return {
+    entry: fileURLToPath(entry),
+    chunk: "dist/chunks/chart-library.cjs",
+    swap: swapModule({
+      name: "chart-library",
+      module: fileURLToPath(new URL("../src/audit/chart-library.js", import.meta.url)),
+      to: { path: "./chunks/chart-library.cjs", external: true },
+    }),
+  };
+}

@@ -1,0 +1,74 @@
+/** For one return: the rules to run, in order, with their severity and options, and its format. */
+import { ReturnlintError } from "../errors.js";
+import type { ConfiguredRule } from "../runner.js";
+import type { FormatName, Severity } from "../types.js";
+import { detectFormat, type Detection } from "../vocabulary.js";
+import type { LoadedConfig } from "./resolve.js";
+import type { CommandConfig } from "./schema.js";
+
+export interface RulesForInput {
+  readonly command: string | null;
+  /** `--preset`: wins over the config. */
+  readonly preset?: string;
+  /** The parsed return, for `auto`. */
+  readonly value: unknown;
+  /** The metadata file the return was read from, if it was one: `auto` then needs no other evidence. */
+  readonly source?: string;
+}
+
+export interface ResolvedRules {
+  readonly format: FormatName;
+  readonly preset: string;
+  readonly rules: readonly ConfiguredRule[];
+  /** With the preset `auto`: the format detected for this return, and why. */
+  readonly detection?: Detection;
+}
+
+/** Per config, the resolution of each (command, preset, detected format): scan and the API resolve it once, not per return. */
+const resolved = new WeakMap<LoadedConfig, Map<string, ResolvedRules>>();
+
+/** The rules, in order, and the format for one return to one command. */
+export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRules {
+  const command: CommandConfig | undefined = input.command === null ? undefined : loaded.config.commands?.[input.command];
+  const presetName = input.preset ?? command?.preset ?? loaded.config.preset ?? "auto";
+  const detection = presetName === "auto" ? detectFormat(input.value, input.source) : undefined;
+  const format = detection?.format;
+  const key = `${input.command ?? ""}\0${presetName}\0${format ?? ""}`;
+  let cache = resolved.get(loaded);
+  if (cache === undefined) {
+    cache = new Map();
+    resolved.set(loaded, cache);
+  }
+  let result = cache.get(key);
+  if (result === undefined) {
+    result = resolveRules(loaded, command, presetName, format);
+    cache.set(key, result);
+  }
+  return detection === undefined ? result : { ...result, detection };
+}
+
+function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, presetName: string, format: FormatName | undefined): ResolvedRules {
+  const preset = format !== undefined ? loaded.builtinPresets.get(format) : loaded.presets.get(presetName);
+  if (preset === undefined) throw new ReturnlintError("PRESET_NOT_FOUND", `unknown preset "${presetName}"`);
+
+  // Later layers override severity and merge options; the first mention fixes the order.
+  const merged = new Map<string, { severity: Severity; options: Record<string, unknown> }>();
+  for (const layer of [preset.rules, loaded.config.rules ?? {}, command?.rules ?? {}]) {
+    for (const [id, entry] of Object.entries(layer)) {
+      const [severity, options] = Array.isArray(entry) ? (entry as readonly [Severity, Record<string, unknown>?]) : [entry as Severity];
+      merged.set(id, { severity, options: { ...merged.get(id)?.options, ...options } });
+    }
+  }
+  const rules: ConfiguredRule[] = [];
+  for (const [id, entry] of merged) {
+    const loadedRule = loaded.rules.get(id);
+    if (entry.severity === "off" || loadedRule === undefined) continue;
+    rules.push({
+      rule: loadedRule.rule,
+      severity: entry.severity,
+      options: { ...(loadedRule.rule.meta.defaultOptions as Record<string, unknown>), ...entry.options },
+      source: loadedRule.source,
+    });
+  }
+  return { format: preset.format, preset: preset.name, rules };
+}

@@ -1,0 +1,95 @@
+import { pointerOf } from "../pointer.js";
+import type { DuplicateKey } from "../types.js";
+import { JsonTokenizer, stringValue } from "./tokenizer.js";
+
+const DUPLICATE_LIMIT = 50;
+
+// The end of a key: a quote, then a colon. Inside a string a quote is escaped, so `\":`
+// can match too; the count is never below the number of keys written.
+const KEY_END = /"\s*:/g;
+
+/**
+ * False when the text cannot hold a key written twice: it has no more key ends than
+ * the parsed value has keys (JSON.parse keeps one key per name). Only a text that
+ * may hold one pays for the full scan.
+ */
+export function mayHaveDuplicateKeys(text: string, value: unknown): boolean {
+  let written = 0;
+  KEY_END.lastIndex = 0;
+  while (KEY_END.test(text)) written += 1;
+  return written > keyCount(value);
+}
+
+function keyCount(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next !== "object" || next === null) continue;
+    if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else {
+      for (const key in next) {
+        count += 1;
+        pending.push((next as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return count;
+}
+
+interface OpenObject {
+  readonly kind: "object";
+  readonly counts: Map<string, number>;
+  key: string;
+  /** This object's entries in the list, to update their count. */
+  listed?: Map<string, { count: number }>;
+}
+
+interface OpenArray {
+  readonly kind: "array";
+  /** The element being read: -1 before the first. */
+  index: number;
+}
+
+/**
+ * The keys that appear twice in one object, at any depth, with the pointer of that
+ * object, in the order their second appearance is written (at most 50). `text` is
+ * meant to be JSON (JSON.parse accepted it); the scan stops where it is not.
+ */
+export function findDuplicateKeys(text: string): DuplicateKey[] {
+  const found: { pointer: string; key: string; count: number }[] = [];
+  const open: (OpenObject | OpenArray)[] = [];
+  const tokens = new JsonTokenizer(text);
+  for (let token = tokens.next(); token !== "end" && token !== "error"; token = tokens.next()) {
+    if (token === "}" || token === "]") {
+      open.pop();
+      continue;
+    }
+    const container = open.at(-1);
+    if (token === "key") {
+      if (container?.kind !== "object") continue;
+      const key = stringValue(text, tokens.start, tokens.end);
+      container.key = key;
+      const count = (container.counts.get(key) ?? 0) + 1;
+      container.counts.set(key, count);
+      const listed = count > 2 ? container.listed?.get(key) : undefined;
+      if (listed !== undefined) listed.count = count;
+      else if (count === 2 && found.length < DUPLICATE_LIMIT) {
+        const entry = { pointer: pointerOf(...open.slice(0, -1).map(tokenOf)), key, count };
+        found.push(entry);
+        container.listed ??= new Map();
+        container.listed.set(key, entry);
+      }
+      continue;
+    }
+    // A value starts: in an array, the next element.
+    if (container?.kind === "array") container.index += 1;
+    if (token === "{") open.push({ kind: "object", counts: new Map(), key: "" });
+    else if (token === "[") open.push({ kind: "array", index: -1 });
+  }
+  return found;
+}
+
+function tokenOf(container: OpenObject | OpenArray): string | number {
+  return container.kind === "object" ? container.key : container.index;
+}
