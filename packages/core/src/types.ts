@@ -1,5 +1,5 @@
-/** The three return formats returnlint knows (DESIGN.md, "The three return formats"). */
-export type FormatName = "v5" | "v7" | "metadata-file" | "handoff";
+/** The return formats returnlint knows (DESIGN.md, "The three return formats", the handoff and the multi-task return). */
+export type FormatName = "v5" | "v7" | "metadata-file" | "handoff" | "multi-task";
 
 /** What a config entry says about a rule. */
 export type Severity = "off" | "warn" | "error";

@@ -43,9 +43,10 @@ export interface Detection {
 const FORMAT_OF_FILE: readonly (readonly [RegExp, FormatName])[] = [
   [/^\.return-meta\.json$/, "metadata-file"],
   [/^\.orchestrator-handoff\.json$/, "handoff"],
+  [/^\.return-meta-multi(?:-sess_[\w-]+)?\.json$/, "multi-task"],
 ];
 
-/** The format a return file's name says it holds (`.orchestrator-handoff.json` → handoff), if any. */
+/** The format a return file's name says it holds (`.orchestrator-handoff.json` → handoff, `.return-meta-multi.json` → multi-task), if any. */
 export function formatOfFileName(name: string): FormatName | undefined {
   return FORMAT_OF_FILE.find(([pattern]) => pattern.test(name))?.[1];
 }
@@ -61,7 +62,9 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  * from the evidence in this order:
  *
  * 1. it was read from a file (`check FILE`, `check --task`, `scan`): the format that file's name
- *    says (`.orchestrator-handoff.json`: handoff), else metadata-file;
+ *    says (`.orchestrator-handoff.json`: handoff, `.return-meta-multi.json`: multi-task), else
+ *    metadata-file; or `metadata.multi_task_mode` is true: multi-task (the return an
+ *    orchestrator writes when it closes a batch);
  * 2. a contextual or early-metadata status (researched, planned, implemented, in_progress),
  *    which only the metadata-file vocabulary has: metadata-file, never v5;
  * 3. a status only the legacy vocabulary has (`completed`): v5 with a top-level
@@ -79,6 +82,7 @@ export function detectFormat(value: unknown, source?: string): Detection {
   if (source !== undefined) return { format: formatOfFileName(source.split(/[\\/]/).at(-1) ?? "") ?? "metadata-file", reason: `read from ${source}` };
   if (!isObject(value)) return { format: "v7", reason: "not a JSON object, checked as a console return" };
   const metadata = value.metadata;
+  if (isObject(metadata) && metadata.multi_task_mode === true) return { format: "multi-task", reason: "metadata.multi_task_mode is true" };
   const topLevelSession = "session_id" in value && !(isObject(metadata) && "session_id" in metadata);
   const status = value.status;
   if (typeof status === "string" && (status === IN_PROGRESS || (CONTEXTUAL_SUCCESS as readonly string[]).includes(status))) {

@@ -15,11 +15,13 @@ const DEFAULT_CONCURRENCY = 16;
 export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
 Validates every .return-meta.json and .orchestrator-handoff.json below DIR
-(default: specs/, archived tasks in specs/archive/ included) and prints the
-failing returns and a summary: returns by status, failures by rule, phantom
-work (a success status with no artifact that exists), passed, failed, and
-warned: returns with a warning (a .postflight-pending marker left beside a
-finished return, …; --format json lists them). The
+(default: specs/, archived tasks in specs/archive/ included), and every
+multi-task return (.return-meta-multi.json, .return-meta-multi-sess_<id>.json),
+and prints the failing returns and a summary: returns by status, failures by
+rule, phantom work (a success status with no artifact that exists, or a batch
+that completed no task), passed, failed, and warned: returns with a warning (a
+.postflight-pending marker left beside a finished return, …; --format json
+lists them). The
 command of each return is inferred from its status (researched → research,
 planned → plan, implemented → implement) unless --command names one.
 
@@ -31,7 +33,7 @@ What was delegated:
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default) or json: one JSON array, one report per return
@@ -68,6 +70,7 @@ const OPTIONS = {
 
 const RETURN_FILE = ".return-meta.json";
 const HANDOFF_FILE = ".orchestrator-handoff.json";
+const MULTI_TASK_FILES = ".return-meta-multi*.json";
 const FORMATS = ["stylish", "json"] as const;
 /** The command whose contextual success status a metadata file reports. */
 const COMMAND_OF_STATUS: Readonly<Record<string, string>> = { researched: "research", planned: "plan", implemented: "implement" };
@@ -124,8 +127,9 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       returnFile: relativeInside(root, file),
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
-    // A handoff lists no artifacts of its own: the metadata file beside it carries them.
-    return { source, report, phantom: report.format !== "handoff" && claimsPhantomWork(report.value, files) };
+    // A handoff lists no artifacts of its own: the metadata file beside it carries them; a batch lists tasks.
+    const phantom = report.format === "handoff" ? false : report.format === "multi-task" ? completedNoTask(report.value) : claimsPhantomWork(report.value, files);
+    return { source, report, phantom };
   };
 
   const out = new Output(io);
@@ -185,6 +189,13 @@ function claimsPhantomWork(value: unknown, files: FileView): boolean {
   });
 }
 
+/** A multi-task return's phantom work: a batch that says it finished and lists no completed task. */
+function completedNoTask(value: unknown): boolean {
+  if (!isObject(value) || typeof value.status !== "string" || !isSuccessLike(value.status)) return false;
+  const completed = isObject(value.metadata) ? value.metadata.tasks_completed : undefined;
+  return !Array.isArray(completed) || completed.length === 0;
+}
+
 function requireDirectory(dir: string, shown: string, isDefault: boolean): void {
   const hint = isDefault ? " Run returnlint scan from the project root, or pass the directory that holds the task folders." : "";
   try {
@@ -198,7 +209,7 @@ function requireDirectory(dir: string, shown: string, isDefault: boolean): void 
 }
 
 /**
- * Every return file (`.return-meta.json`, `.orchestrator-handoff.json`) below `dir`, depth first. Symlinks (to directories
+ * Every return file (`.return-meta.json`, `.orchestrator-handoff.json`, `.return-meta-multi*.json`) below `dir`, depth first. Symlinks (to directories
  * or files) are never followed, so a link loop cannot trap the walk. The
  * directory that grows with the project, `dir` itself (one folder per task), is
  * streamed entry by entry; the folders below it are small and are each listed
@@ -322,7 +333,7 @@ class Summary {
   render(dir: string, quiet: boolean, color: boolean): string {
     const verdict =
       this.total === 0
-        ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE} or ${HANDOFF_FILE} files below ${dir}\n`
+        ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE}, ${HANDOFF_FILE} or ${MULTI_TASK_FILES} files below ${dir}\n`
         : this.failed === 0 && this.unreadable === 0
           ? `${GREEN(color, "[PASS]")} All ${count(this.total, "return")} below ${dir} passed\n`
           : `${RED(color, "[FAIL]")} ${String(this.failed)} of ${count(this.total, "return")} below ${dir} failed validation${this.unreadable > 0 ? `; ${String(this.unreadable)} could not be read` : ""}\n`;

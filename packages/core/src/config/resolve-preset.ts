@@ -16,7 +16,7 @@ export interface ResolvedPreset {
   readonly ruleBases: ReadonlyMap<string, string>;
 }
 
-const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file", "handoff"];
+const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file", "handoff", "multi-task"];
 
 /** How presets are found and imported: the host's built-in ones first, then modules. */
 export interface PresetLoading {
