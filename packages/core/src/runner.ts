@@ -329,11 +329,13 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
   if (descriptor.pointer !== undefined && typeof descriptor.pointer !== "string") {
     throw new Error(`reported "${descriptor.messageId}" with pointer ${preview(descriptor.pointer, 40)} instead of a JSON Pointer string`);
   }
-  const data = descriptor.data === undefined ? context : { ...context, ...boundedData(descriptor.data) };
-  const result: Writable<Result> = { ruleId: rule.id, level, messageId: descriptor.messageId, message: fillTemplate(spec.text, data) };
-  if (spec.detail !== undefined) result.detail = fillTemplate(spec.detail, data);
-  if (spec.recommendation !== undefined) result.recommendation = fillTemplate(spec.recommendation, data);
-  if (spec.reask !== undefined) result.reask = fillTemplate(spec.reask, data);
+  // The rule's data first, then the context's names; no merged copy (this runs for every result).
+  const data = descriptor.data === undefined ? context : boundedData(descriptor.data);
+  const names = descriptor.data === undefined ? undefined : context;
+  const result: Writable<Result> = { ruleId: rule.id, level, messageId: descriptor.messageId, message: fillTemplate(spec.text, data, names) };
+  if (spec.detail !== undefined) result.detail = fillTemplate(spec.detail, data, names);
+  if (spec.recommendation !== undefined) result.recommendation = fillTemplate(spec.recommendation, data, names);
+  if (spec.reask !== undefined) result.reask = fillTemplate(spec.reask, data, names);
   if (descriptor.pointer !== undefined) result.pointer = descriptor.pointer;
   return result;
 }
