@@ -1,4 +1,3 @@
-import path from "node:path";
 import {
   DEFAULT_RULE_TIMEOUT_MS,
   ReturnlintError,
@@ -146,7 +145,7 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     preset: options.preset,
     source: fromFile ? (options.source ?? "a metadata file") : undefined,
   });
-  const files = options.files ?? createFileView(path.resolve(options.root ?? options.cwd ?? process.cwd()), { returnFiles: options.returnFiles ?? [] });
+  const files = options.files ?? createFileView(options.root ?? options.cwd ?? process.cwd(), { returnFiles: options.returnFiles ?? [] });
   const report = await runRules({
     text,
     parse,
