@@ -154,7 +154,7 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     expected: expectedOf(options),
     rules,
     files,
-    ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutFromEnv(),
+    ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutOf(config),
   });
   // A return found inside prose (a fenced block, a <task_result>) starts further down the input.
   const start = text === whole ? 0 : whole.indexOf(text);
@@ -187,6 +187,18 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 /** What json-structure sees when the metadata file is not there. */
 function missingReturn(file: string): { text: string; origin: ReturnOrigin; parse: ParseOutcome } {
   return { text: "", origin: "file", parse: { ok: false, kind: "missing", file, reason: `no return metadata file at ${file}`, line: 1, column: 1 } };
+}
+
+/** $RETURNLINT_RULE_TIMEOUT_MS, read once per loaded config: reading the environment costs more than a rule. */
+const ruleTimeouts = new WeakMap<LoadedConfig, number>();
+
+function ruleTimeoutOf(config: LoadedConfig): number {
+  let timeout = ruleTimeouts.get(config);
+  if (timeout === undefined) {
+    timeout = ruleTimeoutFromEnv();
+    ruleTimeouts.set(config, timeout);
+  }
+  return timeout;
 }
 
 function ruleTimeoutFromEnv(): number {

@@ -141,30 +141,42 @@ export function runRule(
   timeoutMs: number | undefined,
 ): RuleRun | Promise<RuleRun> {
   const { rule } = configured;
-  const own: Result[] = [];
+  const run = new Recording(rule, shared.names);
+  const context = new Context(shared, configured.options, files, run, configured.severity === "error" ? "fail" : "warn");
+  const settled = settle(rule, context, timeoutMs);
+  return settled instanceof Promise ? settled.then((outcome) => run.finish(outcome, context)) : run.finish(settled, context);
+}
+
+/** What one rule's check reported, until it settles. One object per rule and run: the hot path allocates little. */
+class Recording {
+  readonly own: Result[] = [];
   // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
-  let open = true;
+  private open = true;
   // Kept even if the rule catches what report threw.
-  let misreport: Failure | undefined;
-  const emit = (level: Level) => (descriptor: ReportDescriptor) => {
-    if (!open) return;
+  private misreport: Failure | undefined;
+
+  constructor(
+    private readonly rule: AnyRule,
+    private readonly names: MessageData,
+  ) {}
+
+  emit(level: Level, descriptor: ReportDescriptor): void {
+    if (!this.open) return;
     try {
       const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
-      own.push(toResult(rule, effective, descriptor, shared.names));
+      this.own.push(toResult(this.rule, effective, descriptor, this.names));
     } catch (error) {
-      misreport ??= { kind: "threw", reason: describeError(error) };
+      this.misreport ??= { kind: "threw", reason: describeError(error) };
       throw error;
     }
-  };
-  const context = new Context(shared, configured.options, files, emit(configured.severity === "error" ? "fail" : "warn"), emit("pass"), emit("info"));
-  const settled = settle(() => rule.check(context), timeoutMs);
-  const finish = (outcome: Failure | undefined): RuleRun => {
-    open = false;
-    const failure = misreport ?? outcome;
+  }
+
+  finish(outcome: Failure | undefined, context: Context): RuleRun {
+    this.open = false;
+    const failure = this.misreport ?? outcome;
     if (outcome?.kind === "timedOut") context.abort();
-    return failure === undefined ? { own } : { own, failure };
-  };
-  return settled instanceof Promise ? settled.then(finish) : finish(settled);
+    return failure === undefined ? { own: this.own } : { own: this.own, failure };
+  }
 }
 
 /** One rule's context. A class, so that the lazy `signal` costs a rule that never looks at it nothing. */
@@ -178,13 +190,17 @@ class Context implements RuleContext<unknown> {
   readonly agent: string;
   private controller: AbortController | undefined;
 
+  // Own properties, not methods: a rule may take them out of the context (`const { report } = context`).
+  readonly report: (descriptor: ReportDescriptor) => void;
+  readonly pass: (descriptor: ReportDescriptor) => void;
+  readonly info: (descriptor: ReportDescriptor) => void;
+
   constructor(
     shared: SharedContext,
     readonly options: unknown,
     readonly files: FileView,
-    readonly report: (descriptor: ReportDescriptor) => void,
-    readonly pass: (descriptor: ReportDescriptor) => void,
-    readonly info: (descriptor: ReportDescriptor) => void,
+    run: Recording,
+    level: "fail" | "warn",
   ) {
     this.value = shared.value;
     this.text = shared.text;
@@ -193,6 +209,15 @@ class Context implements RuleContext<unknown> {
     this.format = shared.format;
     this.expected = shared.expected;
     this.agent = shared.agent;
+    this.report = (descriptor) => {
+      run.emit(level, descriptor);
+    };
+    this.pass = (descriptor) => {
+      run.emit("pass", descriptor);
+    };
+    this.info = (descriptor) => {
+      run.emit("info", descriptor);
+    };
   }
 
   get signal(): AbortSignal {
@@ -217,11 +242,11 @@ export type Failure =
  * timer that did not fire is cleared, so it keeps neither the process alive nor
  * the run waiting.
  */
-function settle(check: () => unknown, timeoutMs: number | undefined): Failure | undefined | Promise<Failure | undefined> {
+function settle(rule: AnyRule, context: Context, timeoutMs: number | undefined): Failure | undefined | Promise<Failure | undefined> {
   let returned: unknown;
   let thenable: boolean;
   try {
-    returned = check();
+    returned = rule.check(context);
     thenable = isThenable(returned);
   } catch (error) {
     return { kind: "threw", reason: describeError(error) };
