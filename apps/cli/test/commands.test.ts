@@ -33,13 +33,13 @@ describe("returnlint rules", () => {
     const run = returnlint(["rules"], { cwd: root });
     expect(run.status).toBe(0);
     const lines = run.stdout.split("\n");
-    expect(lines[0]).toMatch(/^rule +v5 +v7 +metadata-file +config +description$/);
-    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +- +The summary stays within/);
+    expect(lines[0]).toMatch(/^rule +v5 +v7 +metadata-file +handoff +config +description$/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +off +- +The summary stays within/);
     expect(run.stdout).toContain("https://github.com/returnlint/returnlint/blob/main/packages/rule-artifacts/README.md");
     // Off in every preset, but on (warn) in this config: the config column says so.
     expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +warn +The summary has no TODO\.$/);
     expect(run.stdout).toContain(`from ${path.join(root, "rules", "no-todo.mjs")}`);
-    expect(run.stdout).toContain("13 rules (12 built in, 1 from the config).");
+    expect(run.stdout).toContain("14 rules (13 built in, 1 from the config).");
   });
 
   it("shows a custom rule enabled only for some commands, and one without docs or description, never as undefined", () => {
@@ -53,9 +53,9 @@ describe("returnlint rules", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).not.toContain("undefined");
     const lines = run.stdout.split("\n");
-    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +implement:error, plan:off +The summary has no TODO\.$/);
-    expect(lines.find((line) => line.startsWith("./rules/bare.mjs "))).toMatch(/off +off +off +plan:warn +\(no description in its meta\)$/);
-    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +error +/);
+    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +off +implement:error, plan:off +The summary has no TODO\.$/);
+    expect(lines.find((line) => line.startsWith("./rules/bare.mjs "))).toMatch(/off +off +off +off +plan:warn +\(no description in its meta\)$/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +off +error +/);
     const listed = JSON.parse(returnlint(["rules", "-f", "json"], { cwd: root }).stdout) as { id: string; docs: string | null; config?: unknown }[];
     expect(listed.find((rule) => rule.id === "./rules/bare.mjs")).toMatchObject({ docs: null, config: { commands: { plan: "warn" } } });
     const explained = returnlint(["explain", "bare"], { cwd: root });
@@ -67,7 +67,7 @@ describe("returnlint rules", () => {
     const root = project({ "rules/no-todo.mjs": NO_TODO, "returnlint.config.json": { rules: { "./rules/no-todo.mjs": "error" } } });
     const listed = JSON.parse(returnlint(["rules", "--format", "json"], { cwd: root }).stdout) as { id: string; builtin: boolean; docs: string; presets: Record<string, string> }[];
     expect(listed.at(-1)).toMatchObject({ id: "./rules/no-todo.mjs", builtin: false, docs: "https://example.com/no-todo", presets: { v5: "off", v7: "off", "metadata-file": "off" } });
-    expect(listed.find((rule) => rule.id === "completion-data")?.presets).toEqual({ v5: "error", v7: "error", "metadata-file": "error" });
+    expect(listed.find((rule) => rule.id === "completion-data")?.presets).toEqual({ v5: "error", v7: "error", "metadata-file": "error", handoff: "off" });
   });
 
   it("a bad --format or an invalid config is exit 2 with a sentence", () => {
@@ -138,7 +138,7 @@ describe("returnlint print-config", () => {
   it("with the auto preset it gives the rules for each format", () => {
     const printed = JSON.parse(returnlint(["print-config"], { cwd: project({}) }).stdout) as { preset: string; formats: Record<string, { format: string; rules: Record<string, { options: Record<string, unknown> }> }> };
     expect(printed.preset).toBe("auto");
-    expect(Object.keys(printed.formats)).toEqual(["v5", "v7", "metadata-file"]);
+    expect(Object.keys(printed.formats)).toEqual(["v5", "v7", "metadata-file", "handoff"]);
     expect(printed.formats.v5?.rules["session-id"]?.options).toEqual({ field: "session_id" });
     expect(printed.formats.v7?.rules["session-id"]?.options).toEqual({ field: "metadata.session_id" });
   });
@@ -192,7 +192,7 @@ describe("returnlint init", () => {
     const bad = project({});
     const run = returnlint(["init", "--preset", "v9"], { cwd: bad });
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe('returnlint: --preset must be v5, v7, metadata-file or auto; received "v9".\n');
+    expect(run.stderr).toBe('returnlint: --preset must be v5, v7, metadata-file, handoff or auto; received "v9".\n');
     expect(readdirSync(bad)).toEqual([]);
   });
 });
@@ -224,7 +224,7 @@ describe("returnlint init: what editors and mixed projects need", () => {
     expect(returnlint(["check", "--task", "1", "--command", "research"], { cwd: root }).status).toBe(0);
     const bad = returnlint(["init", "--command", "research=v9"], { cwd: project({}) });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe('returnlint: --command takes NAME=PRESET, the preset being v5, v7, metadata-file or auto; received "research=v9".\n');
+    expect(bad.stderr).toBe('returnlint: --command takes NAME=PRESET, the preset being v5, v7, metadata-file, handoff or auto; received "research=v9".\n');
   });
 
   it.runIf(hasPython)("asks on a terminal: the preset (auto among them), then per-command presets", () => {

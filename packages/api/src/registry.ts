@@ -1,4 +1,5 @@
 import type { LoadedRule, Preset } from "@returnlint/core";
+import handoffPreset from "@returnlint/preset-handoff";
 import metadataFilePreset from "@returnlint/preset-metadata-file";
 import v5Preset from "@returnlint/preset-v5";
 import v7Preset from "@returnlint/preset-v7";
@@ -9,6 +10,7 @@ import completionData from "@returnlint/rule-completion-data";
 import delegation from "@returnlint/rule-delegation";
 import earlyMetadata from "@returnlint/rule-early-metadata";
 import errorDetails from "@returnlint/rule-error-details";
+import handoff from "@returnlint/rule-handoff";
 import jsonStructure from "@returnlint/rule-json-structure";
 import requiredFields from "@returnlint/rule-required-fields";
 import sessionId from "@returnlint/rule-session-id";
@@ -17,11 +19,11 @@ import summaryLength from "@returnlint/rule-summary-length";
 
 /** Every rule that ships with returnlint, by id, in the order the seeds check them. */
 export const BUILTIN_RULES: ReadonlyMap<string, LoadedRule> = new Map(
-  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength].map((rule) => [
+  [jsonStructure, requiredFields, statusEnum, sessionId, delegation, artifacts, artifactEvidence, artifactContent, completionData, errorDetails, earlyMetadata, summaryLength, handoff].map((rule) => [
     rule.id,
     { rule, source: `@returnlint/rule-${rule.id}` } satisfies LoadedRule,
   ]),
 );
 
-/** Every preset that ships with returnlint, by name. A format's preset has the format's name (v5, v7, metadata-file): `auto` picks it. */
-export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset].map((preset) => [preset.name, preset]));
+/** Every preset that ships with returnlint, by name. A format's preset has the format's name (v5, v7, metadata-file, handoff): `auto` picks it. */
+export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset, handoffPreset].map((preset) => [preset.name, preset]));

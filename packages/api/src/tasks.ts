@@ -28,6 +28,7 @@ export function parseTaskList(value: string): string[] {
 }
 
 const RETURN_FILE = ".return-meta.json";
+const HANDOFF_FILE = ".orchestrator-handoff.json";
 
 /**
  * A metadata file opened inside the project through real directories only: the root
@@ -158,10 +159,25 @@ function openInside(root: string, names: readonly string[]): Inside {
   }
 }
 
-/** `--task N`: the metadata file of task N, whose folder may be padded (`specs/007_x`) or not (`specs/7_x`). */
+/**
+ * `--task N`: the metadata file of task N, whose folder may be padded (`specs/007_x`) or not
+ * (`specs/7_x`); when the folder has no `.return-meta.json` but an `.orchestrator-handoff.json`
+ * (an orchestrated implementation that stopped), that handoff.
+ */
 export function openTaskReturn(root: string, task: string): MetadataFile {
   if (!/^\d+$/.test(task)) throw new ReturnlintError("USAGE", `--task must be a task number; received "${task}".`);
-  return MetadataFile.open(root, ["specs", taskFolder(root, task), RETURN_FILE], `Task ${task}`);
+  const folder = taskFolder(root, task);
+  try {
+    return MetadataFile.open(root, ["specs", ...folder.split("/"), RETURN_FILE], `Task ${task}`);
+  } catch (error) {
+    if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
+    try {
+      return MetadataFile.open(root, ["specs", ...folder.split("/"), HANDOFF_FILE], `Task ${task}`);
+    } catch (handoffError) {
+      if (handoffError instanceof ReturnlintError && handoffError.code === "RETURN_NOT_FOUND") throw error;
+      throw handoffError;
+    }
+  }
 }
 
 /** A metadata file that should be there and is not: the agent's missing return (a finding, like any other). */
@@ -196,15 +212,20 @@ export function readTaskReturn(root: string, task: string, slug: string): Return
   return { text: file.text, source: file.source };
 }
 
-/** The folder of task N below specs/, listed through a real specs/ folder. */
+/**
+ * The folder of task N below specs/ (`042_slug`), or below specs/archive/ when the task is
+ * finished and archived there (`archive/042_slug`), listed through real folders only.
+ */
 export function taskFolder(root: string, task: string): string {
   const number = Number(task);
   const specs = path.join(root, "specs");
   let entries: string[];
+  let archived: string[] = [];
   let dir: SafeDir | undefined;
   try {
     dir = SafeDir.open(root).child("specs");
     entries = dir.list();
+    if (entries.includes("archive")) archived = archivedFolders(dir);
   } catch (error) {
     if (error instanceof UnsafePathError && error.kind !== "missing") {
       throw new ReturnlintError("INPUT_UNREADABLE", `Cannot find task ${task}: ${specs} is not a real folder (${error.message}); returnlint reads tasks only through real folders inside the project.`);
@@ -213,17 +234,33 @@ export function taskFolder(root: string, task: string): string {
   } finally {
     dir?.close();
   }
-  const matches = entries.filter((name) => {
+  const isTask = (name: string) => {
     const found = /^(\d+)_/.exec(name);
     return found !== null && Number(found[1]) === number;
-  });
+  };
+  let matches = entries.filter(isTask);
+  if (matches.length === 0) matches = archived.filter(isTask).map((name) => `archive/${name}`);
   if (matches.length === 0) {
-    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} (looked for ${String(number)}_* and zero-padded forms).`);
+    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} or ${path.join(specs, "archive")} (looked for ${String(number)}_* and zero-padded forms).`);
   }
   if (matches.length > 1) {
     throw new ReturnlintError("INPUT_UNREADABLE", `Several directories for task ${task} in ${specs}: ${matches.sort().join(", ")}. Remove the stale one.`);
   }
   return matches[0] ?? "";
+}
+
+/** The task folders in specs/archive/, when it is a real folder (a link there is not followed). */
+function archivedFolders(specs: SafeDir): string[] {
+  let archive: SafeDir | undefined;
+  try {
+    archive = specs.child("archive");
+    return archive.list();
+  } catch (error) {
+    if (error instanceof UnsafePathError) return [];
+    throw error;
+  } finally {
+    archive?.close();
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ export {
   NON_SUCCESS_STATUSES,
   SUCCESS_WORDS,
   detectFormat,
+  formatOfFileName,
   type Detection,
   isSuccessLike,
   successStatuses,

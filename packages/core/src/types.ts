@@ -1,5 +1,5 @@
 /** The three return formats returnlint knows (DESIGN.md, "The three return formats"). */
-export type FormatName = "v5" | "v7" | "metadata-file";
+export type FormatName = "v5" | "v7" | "metadata-file" | "handoff";
 
 /** What a config entry says about a rule. */
 export type Severity = "off" | "warn" | "error";

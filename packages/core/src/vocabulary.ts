@@ -39,6 +39,17 @@ export interface Detection {
   readonly reason: string;
 }
 
+/** The file names each file-borne format is written to: a return read from one is in that format. */
+const FORMAT_OF_FILE: readonly (readonly [RegExp, FormatName])[] = [
+  [/^\.return-meta\.json$/, "metadata-file"],
+  [/^\.orchestrator-handoff\.json$/, "handoff"],
+];
+
+/** The format a return file's name says it holds (`.orchestrator-handoff.json` → handoff), if any. */
+export function formatOfFileName(name: string): FormatName | undefined {
+  return FORMAT_OF_FILE.find(([pattern]) => pattern.test(name))?.[1];
+}
+
 /** Statuses only the legacy vocabulary has: a return that uses one is a console return (v5 or v7). */
 const LEGACY_ONLY: readonly string[] = ["completed"];
 
@@ -49,7 +60,8 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  * Which format one return is written in (like Spectral's `formats`), and why,
  * from the evidence in this order:
  *
- * 1. it was read from a metadata file (`.return-meta.json`, `check --task`, `scan`): metadata-file;
+ * 1. it was read from a file (`check FILE`, `check --task`, `scan`): the format that file's name
+ *    says (`.orchestrator-handoff.json`: handoff), else metadata-file;
  * 2. a contextual or early-metadata status (researched, planned, implemented, in_progress),
  *    which only the metadata-file vocabulary has: metadata-file, never v5;
  * 3. a status only the legacy vocabulary has (`completed`): v5 with a top-level
@@ -64,7 +76,7 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  * `source` names the metadata file the return was read from, when it was.
  */
 export function detectFormat(value: unknown, source?: string): Detection {
-  if (source !== undefined) return { format: "metadata-file", reason: `read from ${source}` };
+  if (source !== undefined) return { format: formatOfFileName(source.split(/[\\/]/).at(-1) ?? "") ?? "metadata-file", reason: `read from ${source}` };
   if (!isObject(value)) return { format: "v7", reason: "not a JSON object, checked as a console return" };
   const metadata = value.metadata;
   const topLevelSession = "session_id" in value && !(isObject(metadata) && "session_id" in metadata);

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { relativeInside, ReturnlintError, exitCodeOf, isReturnlintError } from "@returnlint/core";
+import { relativeInside, ReturnlintError, exitCodeOf, formatOfFileName, isReturnlintError } from "@returnlint/core";
 import { knownCommand } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { validate } from "@returnlint/api";
@@ -25,8 +25,10 @@ delegated one, and that every artifact it claims exists and is not empty.
 
 Input:
   FILE, -              the return to check; "-" or no FILE reads standard input
-  --task N             check specs/N_*/.return-meta.json under --root (padded or not);
-                       a task folder without one fails (exit 1). A range or list
+  --task N             check specs/N_*/.return-meta.json under --root (padded or not,
+                       or in specs/archive/ once archived); a folder with only an
+                       .orchestrator-handoff.json checks that handoff; a task
+                       folder with neither fails (exit 1). A range or list
                        ("343-345", "337, 343-345, 350") checks each, in one document
                        per format, with a closing verdict
 
@@ -53,7 +55,7 @@ Actions (the only ways check writes to disk):
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default), json, sarif, junit, github, reask or
@@ -167,7 +169,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     const taskType = values["task-type"] ?? (task === undefined ? undefined : taskTypeFromState(root, task));
     const missing = "missing" in input;
     const source = display(missing ? input.missing : input.source);
-    const fromFile = task !== undefined || path.basename(source) === RETURN_FILE;
+    const fromFile = task !== undefined || formatOfFileName(path.basename(source)) !== undefined;
     const text = missing ? "" : input.text;
     const identity = missing ? undefined : input instanceof MetadataFile ? input.identity : input.identity;
     const report = await validate(text, { ...shared, task, taskType, fromFile, source, missingFile: missing, ...(identity === undefined ? {} : { returnFiles: [identity] }) });

@@ -16,8 +16,9 @@ where and changes nothing.
 
 Options:
   --preset NAME           v5 or v7 (console JSON returns), metadata-file
-                          (specs/{N}_{SLUG}/.return-meta.json files), or auto
-                          (detect the format of each return)
+                          (specs/{N}_{SLUG}/.return-meta.json files), handoff
+                          (specs/{NNN}_{SLUG}/.orchestrator-handoff.json files),
+                          or auto (detect the format of each return)
   --command NAME=PRESET   a preset of its own for one command, e.g.
                           --command research=metadata-file; repeat it, or give
                           several at once: research=metadata-file,plan=v7
@@ -43,6 +44,7 @@ const PRESETS = {
   v7: "console JSON returns with metadata.session_id and the delegation fields (v7 command files)",
   "metadata-file": "specs/{N}_{SLUG}/.return-meta.json files, with contextual statuses",
   auto: "a mix: detect the format of each return",
+  handoff: "specs/{NNN}_{SLUG}/.orchestrator-handoff.json files, an orchestrated implementation's wrap-up",
 } as const;
 
 type PresetName = keyof typeof PRESETS;
@@ -67,7 +69,7 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
   }
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint init takes no arguments; received "${positionals.join(" ")}". It writes ${FILE} in the current directory.`);
   if (values.preset !== undefined && !isPreset(values.preset)) {
-    throw new ReturnlintError("USAGE", `--preset must be v5, v7, metadata-file or auto; received "${values.preset}".`);
+    throw new ReturnlintError("USAGE", `--preset must be v5, v7, metadata-file, handoff or auto; received "${values.preset}".`);
   }
   const given = parseCommandPresets((values.command ?? []).join(","), "--command");
   const existing = existingConfig(io.cwd);
@@ -129,7 +131,7 @@ function parseCommandPresets(text: string, where: string): Record<string, Preset
     const match = /^([\w.-]+)=(.+)$/.exec(pair);
     const preset = match?.[2];
     if (match === null || preset === undefined || !isPreset(preset)) {
-      throw new ReturnlintError("USAGE", `${where} takes NAME=PRESET, the preset being v5, v7, metadata-file or auto; received "${pair}".`);
+      throw new ReturnlintError("USAGE", `${where} takes NAME=PRESET, the preset being v5, v7, metadata-file, handoff or auto; received "${pair}".`);
     }
     chosen[match[1] ?? ""] = preset;
   }
@@ -251,9 +253,11 @@ function template(preset: PresetName, perCommand: Readonly<Record<string, Preset
 #   v5             ${PRESETS.v5}
 #   v7             ${PRESETS.v7}
 #   metadata-file  ${PRESETS["metadata-file"]}
-#   auto           detect the format of each return: a .return-meta.json file,
-#                  or a contextual status, is metadata-file; a top-level
-#                  session_id is v5; anything else v7
+#   handoff        ${PRESETS.handoff}
+#   auto           detect the format of each return: a .orchestrator-handoff.json
+#                  file is handoff; a .return-meta.json file, or a contextual
+#                  status, is metadata-file; a top-level session_id is v5;
+#                  anything else v7
 preset: ${preset}
 
 # Rules over the preset, for every command. A rule is off, warn or error, or

@@ -15,11 +15,11 @@ Options:
                        or one the config lists (default: none, the config's
                        top-level preset and rules)
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package
   -h, --help           show this help
 
 With the preset "auto", the rules depend on each return's format: the output
-gives them for each of v5, v7 and metadata-file.
+gives them for each of v5, v7, metadata-file and handoff.
 
 Exit codes: 0 printed, 2 usage or configuration error.
 `;
@@ -31,7 +31,7 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const FORMATS = ["v5", "v7", "metadata-file"] as const;
+const FORMATS = ["v5", "v7", "metadata-file", "handoff"] as const;
 
 export async function printConfig(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandLine("print-config", argv, OPTIONS);

@@ -1,6 +1,6 @@
 import { opendirSync, readdirSync, statSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
-import { ReturnlintError, createFileView, relativeInside, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
+import { ReturnlintError, createFileView, formatOfFileName, relativeInside, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type Result } from "@returnlint/core";
 import { knownCommand } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { validate, type ValidationReport } from "@returnlint/api";
@@ -14,7 +14,8 @@ const DEFAULT_CONCURRENCY = 16;
 
 export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
-Validates every .return-meta.json below DIR (default: specs/) and prints the
+Validates every .return-meta.json and .orchestrator-handoff.json below DIR
+(default: specs/, archived tasks in specs/archive/ included) and prints the
 failing returns and a summary: returns by status, failures by rule, phantom
 work (a success status with no artifact that exists), passed and failed. The
 command of each return is inferred from its status (researched → research,
@@ -28,7 +29,7 @@ What was delegated:
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default) or json: one JSON array, one report per return
@@ -64,6 +65,7 @@ const OPTIONS = {
 } as const;
 
 const RETURN_FILE = ".return-meta.json";
+const HANDOFF_FILE = ".orchestrator-handoff.json";
 const FORMATS = ["stylish", "json"] as const;
 /** The command whose contextual success status a metadata file reports. */
 const COMMAND_OF_STATUS: Readonly<Record<string, string>> = { researched: "research", planned: "plan", implemented: "implement" };
@@ -119,7 +121,8 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       source,
       ...(values.preset === undefined ? {} : { preset: values.preset }),
     });
-    return { source, report, phantom: claimsPhantomWork(report.value, files) };
+    // A handoff lists no artifacts of its own: the metadata file beside it carries them.
+    return { source, report, phantom: report.format !== "handoff" && claimsPhantomWork(report.value, files) };
   };
 
   const out = new Output(io);
@@ -192,7 +195,7 @@ function requireDirectory(dir: string, shown: string, isDefault: boolean): void 
 }
 
 /**
- * Every `.return-meta.json` below `dir`, depth first. Symlinks (to directories
+ * Every return file (`.return-meta.json`, `.orchestrator-handoff.json`) below `dir`, depth first. Symlinks (to directories
  * or files) are never followed, so a link loop cannot trap the walk. The
  * directory that grows with the project, `dir` itself (one folder per task), is
  * streamed entry by entry; the folders below it are small and are each listed
@@ -221,7 +224,7 @@ export function* walkReturnFiles(dir: string, onProblem: (dir: string, reason: s
 function* visit(parent: string, entry: Dirent, onProblem: (dir: string, reason: string) => void): Generator<string> {
   const child = path.join(parent, entry.name);
   if (entry.isFile()) {
-    if (entry.name === RETURN_FILE) yield child;
+    if (formatOfFileName(entry.name) !== undefined) yield child;
     return;
   }
   if (!entry.isDirectory()) return;
@@ -313,7 +316,7 @@ class Summary {
   render(dir: string, quiet: boolean, color: boolean): string {
     const verdict =
       this.total === 0
-        ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE} files below ${dir}\n`
+        ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE} or ${HANDOFF_FILE} files below ${dir}\n`
         : this.failed === 0 && this.unreadable === 0
           ? `${GREEN(color, "[PASS]")} All ${count(this.total, "return")} below ${dir} passed\n`
           : `${RED(color, "[FAIL]")} ${String(this.failed)} of ${count(this.total, "return")} below ${dir} failed validation${this.unreadable > 0 ? `; ${String(this.unreadable)} could not be read` : ""}\n`;

@@ -71,7 +71,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const presets = new Map<string, Preset>();
   /** Where each package preset's rules resolve from first: the preset's own folder, then the config's. */
   const presetBases = new Map<string, string>();
-  const presetNames = new Set<string>(["v5", "v7", "metadata-file"]);
+  const presetNames = new Set<string>(options.builtinPresets.keys());
   if (options.preset !== undefined) presetNames.add(options.preset);
   if (config.preset !== undefined) presetNames.add(config.preset);
   for (const command of Object.values(config.commands ?? {})) {
@@ -252,7 +252,7 @@ interface ResolvedPreset {
   readonly ruleBases: ReadonlyMap<string, string>;
 }
 
-const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file"];
+const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file", "handoff"];
 
 /** How presets are found and imported: the host's built-in ones first, then modules. */
 interface PresetLoading {

@@ -20,7 +20,7 @@ export interface Config {
 /** A preset: data only. `extends` names another preset whose rules come first. */
 export interface Preset {
   readonly name: string;
-  readonly format: "v5" | "v7" | "metadata-file";
+  readonly format: "v5" | "v7" | "metadata-file" | "handoff";
   readonly description?: string;
   readonly extends?: string;
   readonly rules: Readonly<Record<string, RuleEntry>>;
@@ -49,7 +49,7 @@ const rules = {
 const preset = {
   type: "string",
   minLength: 1,
-  description: "v5, v7, metadata-file, auto, or a returnlint-preset-* package.",
+  description: "v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package.",
 };
 
 /** Published as `@returnlint/core/config.schema.json` so editors can complete configs. */
@@ -109,7 +109,7 @@ export function editorSchema(builtins: Iterable<AnyRule>): JsonSchema {
   }
   const presetName = {
     ...preset,
-    anyOf: [{ enum: ["v5", "v7", "metadata-file", "auto"] }, { type: "string", minLength: 1 }],
+    anyOf: [{ enum: ["v5", "v7", "metadata-file", "handoff", "auto"] }, { type: "string", minLength: 1 }],
   };
   const command = { $ref: "#/$defs/command" };
   const base = configSchema.properties as Record<string, JsonSchema>;
