@@ -118,11 +118,14 @@ export function createFileView(root: string, options: FileViewOptions = {}): Fil
   };
 }
 
-let lastRoot: { readonly given: string; readonly cwd: string; readonly resolved: string } | undefined;
+let lastRoot: { readonly given: string; readonly cwd: string | undefined; readonly resolved: string } | undefined;
 
-/** `path.resolve(root)`; the last answer is kept (with the cwd it was resolved in): a batch of returns shares one root. */
+/**
+ * `path.resolve(root)`; the last answer is kept (with the cwd a relative root was resolved in): a
+ * batch of returns shares one root. An absolute root never asks for the cwd, which may be deleted.
+ */
 function resolvedRoot(root: string): string {
-  const cwd = process.cwd();
+  const cwd = path.isAbsolute(root) ? undefined : process.cwd();
   if (lastRoot !== undefined && lastRoot.given === root && lastRoot.cwd === cwd) return lastRoot.resolved;
   const resolved = path.resolve(root);
   lastRoot = { given: root, cwd, resolved };
