@@ -34,11 +34,11 @@ describe("returnlint rules", () => {
     const run = returnlint(["rules"], { cwd: root });
     expect(run.status).toBe(0);
     const lines = run.stdout.split("\n");
-    expect(lines[0]).toMatch(/^rule +v5 +v7 +metadata-file +handoff +config +description$/);
-    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +off +- +The summary stays within/);
+    expect(lines[0]).toMatch(/^rule +v5 +v7 +metadata-file +handoff +multi-task +config +description$/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +off +off +- +The summary stays within/);
     expect(run.stdout).toContain("https://github.com/returnlint/returnlint/blob/main/packages/rule-artifacts/README.md");
     // Off in every preset, but on (warn) in this config: the config column says so.
-    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +warn +The summary has no TODO\.$/);
+    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +off +off +warn +The summary has no TODO\.$/);
     expect(run.stdout).toContain(`from ${path.join(root, "rules", "no-todo.mjs")}`);
     expect(run.stdout).toContain(`${String(BUILTIN_RULES.size + 1)} rules (${String(BUILTIN_RULES.size)} built in, 1 from the config).`);
   });
@@ -54,9 +54,9 @@ describe("returnlint rules", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).not.toContain("undefined");
     const lines = run.stdout.split("\n");
-    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +off +implement:error, plan:off +The summary has no TODO\.$/);
-    expect(lines.find((line) => line.startsWith("./rules/bare.mjs "))).toMatch(/off +off +off +off +plan:warn +\(no description in its meta\)$/);
-    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +off +error +/);
+    expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +off +off +implement:error, plan:off +The summary has no TODO\.$/);
+    expect(lines.find((line) => line.startsWith("./rules/bare.mjs "))).toMatch(/off +off +off +off +off +plan:warn +\(no description in its meta\)$/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +off +off +error +/);
     const listed = JSON.parse(returnlint(["rules", "-f", "json"], { cwd: root }).stdout) as { id: string; docs: string | null; config?: unknown }[];
     expect(listed.find((rule) => rule.id === "./rules/bare.mjs")).toMatchObject({ docs: null, config: { commands: { plan: "warn" } } });
     const explained = returnlint(["explain", "bare"], { cwd: root });
@@ -68,7 +68,7 @@ describe("returnlint rules", () => {
     const root = project({ "rules/no-todo.mjs": NO_TODO, "returnlint.config.json": { rules: { "./rules/no-todo.mjs": "error" } } });
     const listed = JSON.parse(returnlint(["rules", "--format", "json"], { cwd: root }).stdout) as { id: string; builtin: boolean; docs: string; presets: Record<string, string> }[];
     expect(listed.at(-1)).toMatchObject({ id: "./rules/no-todo.mjs", builtin: false, docs: "https://example.com/no-todo", presets: { v5: "off", v7: "off", "metadata-file": "off" } });
-    expect(listed.find((rule) => rule.id === "completion-data")?.presets).toEqual({ v5: "error", v7: "error", "metadata-file": "error", handoff: "off" });
+    expect(listed.find((rule) => rule.id === "completion-data")?.presets).toEqual({ v5: "error", v7: "error", "metadata-file": "error", handoff: "off", "multi-task": "off" });
   });
 
   it("a bad --format or an invalid config is exit 2 with a sentence", () => {
@@ -139,7 +139,7 @@ describe("returnlint print-config", () => {
   it("with the auto preset it gives the rules for each format", () => {
     const printed = JSON.parse(returnlint(["print-config"], { cwd: project({}) }).stdout) as { preset: string; formats: Record<string, { format: string; rules: Record<string, { options: Record<string, unknown> }> }> };
     expect(printed.preset).toBe("auto");
-    expect(Object.keys(printed.formats)).toEqual(["v5", "v7", "metadata-file", "handoff"]);
+    expect(Object.keys(printed.formats)).toEqual(["v5", "v7", "metadata-file", "handoff", "multi-task"]);
     expect(printed.formats.v5?.rules["session-id"]?.options).toEqual({ field: "session_id" });
     expect(printed.formats.v7?.rules["session-id"]?.options).toEqual({ field: "metadata.session_id" });
   });
@@ -161,6 +161,22 @@ describe("returnlint init", () => {
     expect(checked.stdout).toContain("[INFO] Checking specs/1_a/.return-meta.json (task 1): metadata-file return");
     expect(checked.status).toBe(0);
     expect(JSON.parse(returnlint(["print-config", "--command", "plan"], { cwd: root }).stdout)).toMatchObject({ preset: "metadata-file" });
+  });
+
+  it("picks auto when specs/ holds a multi-task return beside the metadata files, which then checks each in its own format", () => {
+    for (const file of ["specs/.return-meta-multi.json", "specs/.orchestration/.return-meta-multi-sess_1.json"]) {
+      const root = project({
+        "specs/1_a/.return-meta.json": research,
+        "specs/1_a/reports/research-001.md": "# Report\n",
+        [file]: { status: "completed", metadata: { tasks_completed: [1], tasks_failed: [], cycles_used: 1, multi_task_mode: true } },
+      });
+      const run = returnlint(["init"], { cwd: root });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain(`with the auto preset (found ${file}, a multi-task return: auto checks it and each task's metadata file in its own format)`);
+      expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toMatch(/^preset: auto$/m);
+      const scanned = JSON.parse(returnlint(["scan", "--format", "json"], { cwd: root }).stdout) as { source: string; format: string; ok: boolean }[];
+      expect(scanned.map((report) => [report.source, report.format, report.ok]).sort()).toEqual([[file, "multi-task", true], ["specs/1_a/.return-meta.json", "metadata-file", true]].sort());
+    }
   });
 
   it("picks v7 for a project without metadata files, and --preset chooses", () => {
@@ -193,7 +209,7 @@ describe("returnlint init", () => {
     const bad = project({});
     const run = returnlint(["init", "--preset", "v9"], { cwd: bad });
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe('returnlint: --preset must be v5, v7, metadata-file, handoff or auto; received "v9".\n');
+    expect(run.stderr).toBe('returnlint: --preset must be v5, v7, metadata-file, handoff, multi-task or auto; received "v9".\n');
     expect(readdirSync(bad)).toEqual([]);
   });
 });
@@ -225,7 +241,7 @@ describe("returnlint init: what editors and mixed projects need", () => {
     expect(returnlint(["check", "--task", "1", "--command", "research"], { cwd: root }).status).toBe(0);
     const bad = returnlint(["init", "--command", "research=v9"], { cwd: project({}) });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe('returnlint: --command takes NAME=PRESET, the preset being v5, v7, metadata-file, handoff or auto; received "research=v9".\n');
+    expect(bad.stderr).toBe('returnlint: --command takes NAME=PRESET, the preset being v5, v7, metadata-file, handoff, multi-task or auto; received "research=v9".\n');
   });
 
   it.runIf(hasPython)("asks on a terminal: the preset (auto among them), then per-command presets", () => {

@@ -125,7 +125,7 @@ describe("returnlint scan: verdict and summary", () => {
     const root = project({ "specs/README.md": "Task folders go here.\n" });
     const run = returnlint(["scan"], { cwd: root });
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe("[INFO] No .return-meta.json or .orchestrator-handoff.json files below specs\n");
+    expect(run.stdout).toBe("[INFO] No .return-meta.json, .orchestrator-handoff.json or .return-meta-multi*.json files below specs\n");
   });
 
   it("infers the command from the status, unless --command names one", () => {

@@ -34,9 +34,10 @@ export function lintText(text: string, options: LintOptions & { readonly source?
 
 /**
  * A return in a file inside the root, read through real folders only (a link on the way
- * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file and an
- * `.orchestrator-handoff.json` a handoff; any other file holds a console return. The marker
- * rule does not look beside it: a subagent checks its own return before the postflight.
+ * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file, an
+ * `.orchestrator-handoff.json` a handoff, a `.return-meta-multi*.json` a multi-task return; any
+ * other file holds a console return. The marker rule does not look beside it: a subagent checks
+ * its own return before the postflight.
  */
 export async function lintFile(file: string, options: LintOptions): Promise<LintedReturn> {
   const relative = relativeInside(options.root, path.resolve(options.root, file));

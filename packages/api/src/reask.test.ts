@@ -152,8 +152,8 @@ describe("reask lines come from the findings' data, not their wording", () => {
   });
 
   it("every built-in finding addressed to the subagent has a line: worded here from its data, or by its rule's reask template", () => {
-    // Addressed to whoever runs returnlint (its config, --git-base, --transcript), or information only: the fallback's words are right.
-    const forTheCaller = new Set(["artifact-content/badPattern", "artifact-evidence/unknownRevision", "artifact-evidence/shallowClone", "artifact-evidence/transcriptUnreadable", "early-metadata/interrupted"]);
+    // Addressed to whoever runs returnlint (its config, --git-base, --transcript, a postflight that never finished), or information only: the fallback's words are right.
+    const forTheCaller = new Set(["artifact-content/badPattern", "artifact-evidence/unknownRevision", "artifact-evidence/shallowClone", "artifact-evidence/transcriptUnreadable", "early-metadata/interrupted", "postflight-marker/markerLeft"]);
     const unworded = [...BUILTIN_RULES.values()].flatMap(({ rule }) =>
       Object.entries(rule.meta.messages)
         .filter(([id, spec]) => spec.recommendation !== undefined && spec.reask === undefined && !INSTRUCTED.has(`${rule.id}/${id}`) && !forTheCaller.has(`${rule.id}/${id}`))

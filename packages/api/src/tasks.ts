@@ -53,7 +53,7 @@ export class MetadataFile implements ReturnInput {
   }
 
   /**
-   * Opens `root/<names…>`. A symlink anywhere below the root is refused with a
+   * Opens `root/<names...>`. A symlink anywhere below the root is refused with a
    * sentence (it may lead into another project); a missing file is RETURN_NOT_FOUND.
    */
   static open(root: string, names: readonly string[], what: string): MetadataFile {

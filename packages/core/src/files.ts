@@ -47,16 +47,21 @@ export function relativeInside(root: string, file: string): string | undefined {
  * between runs that are minutes apart. It holds nothing open.
  */
 export function createFileView(root: string, options: FileViewOptions = {}): FileView {
-  const absoluteRoot = path.resolve(root);
+  const absoluteRoot = resolvedRoot(root);
   const returnFiles = options.returnFiles ?? [];
-  let realRoot: { readonly real: string } | { readonly problem: FileProblem } | undefined;
+  let realRoot: RealRoot | { readonly problem: FileProblem } | undefined;
   const checks = memo(classify);
 
   /** The root's real path (symlinks in it are the user's), once per view. */
-  function theRoot(): { readonly real: string } | { readonly problem: FileProblem } {
+  function theRoot(): RealRoot | { readonly problem: FileProblem } {
     if (realRoot === undefined) {
       const opened = openPath(absoluteRoot);
-      realRoot = typeof opened === "string" ? { problem: problemOf(opened) } : { real: opened.real };
+      if (typeof opened === "string") realRoot = { problem: problemOf(opened) };
+      else {
+        const { real } = opened;
+        const top = real === path.parse(real).root;
+        realRoot = { real, top, below: top ? real : real + path.sep };
+      }
     }
     return realRoot;
   }
@@ -65,8 +70,8 @@ export function createFileView(root: string, options: FileViewOptions = {}): Fil
   function inside(real: string): boolean {
     const base = theRoot();
     if ("problem" in base) return false;
-    if (base.real === path.parse(base.real).root) return path.isAbsolute(real);
-    return real === base.real || real.startsWith(base.real + path.sep);
+    if (base.top) return path.isAbsolute(real);
+    return real === base.real || real.startsWith(base.below);
   }
 
   function classify(given: string): Classified {
@@ -88,7 +93,8 @@ export function createFileView(root: string, options: FileViewOptions = {}): Fil
     const base = theRoot();
     if ("problem" in base) return problem(base.problem);
     // `real.md/` names a directory: the kernel says ENOTDIR for a file.
-    const target = path.join(base.real, ...lexical.names) + (lexical.directory ? "/" : "");
+    // The names are plain (no `.`, `..` or empty one, segmentsOf): joined as they are, which path.join would only re-check.
+    const target = (lexical.names.length === 0 ? base.real : base.below + lexical.names.join(path.sep)) + (lexical.directory ? "/" : "");
     const opened = openPath(target);
     if (typeof opened === "string") return problem(problemOf(opened));
     if (!inside(opened.real)) return problem("symlinkEscapesRoot");
@@ -110,6 +116,28 @@ export function createFileView(root: string, options: FileViewOptions = {}): Fil
       return readPath(target, Math.min(maxBytes, check.size), accept)?.toString("utf8") ?? null;
     },
   };
+}
+
+let lastRoot: { readonly given: string; readonly cwd: string | undefined; readonly resolved: string } | undefined;
+
+/**
+ * `path.resolve(root)`; the last answer is kept (with the cwd a relative root was resolved in): a
+ * batch of returns shares one root. An absolute root never asks for the cwd, which may be deleted.
+ */
+function resolvedRoot(root: string): string {
+  const cwd = path.isAbsolute(root) ? undefined : process.cwd();
+  if (lastRoot !== undefined && lastRoot.given === root && lastRoot.cwd === cwd) return lastRoot.resolved;
+  const resolved = path.resolve(root);
+  lastRoot = { given: root, cwd, resolved };
+  return resolved;
+}
+
+interface RealRoot {
+  readonly real: string;
+  /** The root is the file system's own (`/`): everything is below it. */
+  readonly top: boolean;
+  /** What a path below it starts with: its real path and a separator. */
+  readonly below: string;
 }
 
 interface Classified {
@@ -143,10 +171,12 @@ const MAX_ENTRIES = 4096;
  * scan meets every artifact and folder once, and its memory must stay flat.
  */
 function boundedMap<T>(): { get(key: string): T | undefined; set(key: string, value: T): void } {
-  const seen = new Map<string, T>();
+  // Made on the first entry: a view whose return names no artifact costs no map.
+  let seen: Map<string, T> | undefined;
   return {
-    get: (key) => seen.get(key),
+    get: (key) => seen?.get(key),
     set(key, value) {
+      seen ??= new Map<string, T>();
       if (seen.size >= MAX_ENTRIES) seen.clear();
       seen.set(key, value);
     },

@@ -43,7 +43,7 @@ export { gitEnvironment, openGitObjects, type GitObjectContent, type GitObjectIn
 export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, type Identity, type UnsafeKind } from "./safe-fs.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { nativeImport, type Importer } from "./config/import-file.js";
-export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, agentName, runRules, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
+export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, agentName, runRules, runRulesEagerly, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
 export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";

@@ -16,14 +16,18 @@ function partsOf(template: string): readonly string[] {
   return parts;
 }
 
-/** Fills `{name}` placeholders; an unknown name is left as written so that it shows. */
-export function fillTemplate(template: string, data: MessageData): string {
+/**
+ * Fills `{name}` placeholders from `data`, then from `fallback` for a name `data` does not
+ * have (the runner's {agent}, {subagent}, {command}: no merged copy per message); an
+ * unknown name is left as written so that it shows.
+ */
+export function fillTemplate(template: string, data: MessageData, fallback?: MessageData): string {
   if (!template.includes("{")) return template;
   const parts = partsOf(template);
   let text = parts[0] ?? "";
   for (let index = 1; index < parts.length; index += 2) {
     const name = parts[index] ?? "";
-    const value = data[name];
+    const value = fallback === undefined || Object.hasOwn(data, name) ? data[name] : fallback[name];
     text += value === undefined ? `{${name}}` : String(value);
     text += parts[index + 1] ?? "";
   }

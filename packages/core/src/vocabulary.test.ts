@@ -14,7 +14,7 @@ import {
 
 describe("the format module", () => {
   it("names the formats once, and every command's success status answers back to a command", () => {
-    expect(FORMAT_NAMES).toEqual(["v5", "v7", "metadata-file", "handoff"]);
+    expect(FORMAT_NAMES).toEqual(["v5", "v7", "metadata-file", "handoff", "multi-task"]);
     for (const success of Object.values(COMMAND_SUCCESS)) expect(COMMAND_SUCCESS[commandOfStatus(success) ?? ""]).toBe(success);
   });
 
@@ -42,6 +42,7 @@ describe("the format module", () => {
   it("knows the metadata-file layout: the file name, the task in a path, the task a message names", () => {
     expect(formatOfFileName(".return-meta.json")).toBe("metadata-file");
     expect(formatOfFileName(".orchestrator-handoff.json")).toBe("handoff");
+    expect(formatOfFileName(".return-meta-multi-sess_1_a.json")).toBe("multi-task");
     expect(formatOfFileName("return.json")).toBeUndefined();
     expect(taskOfPath("specs/259_x/.return-meta.json")).toBe("259");
     expect(taskOfPath("specs/archive/007_old/.return-meta.json")).toBe("007");

@@ -6,7 +6,7 @@ import { isObject } from "./pointer.js";
 // about the command, where a metadata file lives, and which format a return is written in.
 
 /** The return formats (DESIGN.md): each has a built-in preset of the same name; `auto` detects one per return. */
-export const FORMAT_NAMES = ["v5", "v7", "metadata-file", "handoff"] as const;
+export const FORMAT_NAMES = ["v5", "v7", "metadata-file", "handoff", "multi-task"] as const;
 
 /** subagent-return-validation.md, Step 3. */
 export const LEGACY_STATUSES = ["completed", "partial", "failed", "blocked"] as const;
@@ -88,17 +88,18 @@ export const HANDOFF_FILE = ".orchestrator-handoff.json";
 export const SPECS_DIR = "specs";
 
 /** The file names each file-borne format is written to: a return read from one is in that format. */
-const FORMAT_OF_FILE: readonly (readonly [string, FormatName])[] = [
-  [METADATA_FILE, "metadata-file"],
-  [HANDOFF_FILE, "handoff"],
+const FORMAT_OF_FILE: readonly { readonly name: string; readonly pattern: RegExp; readonly format: FormatName }[] = [
+  { name: METADATA_FILE, pattern: /^\.return-meta\.json$/, format: "metadata-file" },
+  { name: HANDOFF_FILE, pattern: /^\.orchestrator-handoff\.json$/, format: "handoff" },
+  { name: ".return-meta-multi*.json", pattern: /^\.return-meta-multi(?:-sess_[\w-]+)?\.json$/, format: "multi-task" },
 ];
 
-/** The names of the files returns are written to (what `scan` looks for). */
-export const RETURN_FILE_NAMES: readonly string[] = FORMAT_OF_FILE.map(([name]) => name);
+/** The names of the files returns are written to (what `scan` looks for), as messages show them. */
+export const RETURN_FILE_NAMES: readonly string[] = FORMAT_OF_FILE.map((entry) => entry.name);
 
-/** The format a return file's name says it holds (`.return-meta.json` → metadata-file, `.orchestrator-handoff.json` → handoff), if any. */
+/** The format a return file's name says it holds (`.return-meta.json` → metadata-file, `.orchestrator-handoff.json` → handoff, `.return-meta-multi.json` → multi-task), if any. */
 export function formatOfFileName(name: string): FormatName | undefined {
-  return FORMAT_OF_FILE.find(([fileName]) => fileName === name)?.[1];
+  return FORMAT_OF_FILE.find((entry) => entry.pattern.test(name))?.format;
 }
 
 /** The task a metadata file's path names (`specs/259_x/.return-meta.json` → 259), at any depth (`specs/archive/…`). */
@@ -135,8 +136,10 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  * Which format one return is written in (like Spectral's `formats`), and why,
  * from the evidence in this order:
  *
- * 1. it was read from a file (`.return-meta.json`, `check --task`, `scan`): the format that
- *    file's name says (`formatOfFileName`), else metadata-file;
+ * 1. it was read from a file (`check FILE`, `check --task`, `scan`): the format that file's name
+ *    says (`formatOfFileName`: `.orchestrator-handoff.json`: handoff, `.return-meta-multi.json`:
+ *    multi-task), else metadata-file; or `metadata.multi_task_mode` is true: multi-task (the
+ *    return an orchestrator writes when it closes a batch);
  * 2. a contextual or early-metadata status (researched, planned, implemented, in_progress),
  *    which only the metadata-file vocabulary has: metadata-file, never v5;
  * 3. a status only the legacy vocabulary has (`completed`): v5 with a top-level
@@ -154,6 +157,7 @@ export function detectFormat(value: unknown, source?: string): Detection {
   if (source !== undefined) return { format: formatOfFileName(source.split(/[\\/]/).at(-1) ?? "") ?? "metadata-file", reason: `read from ${source}` };
   if (!isObject(value)) return { format: "v7", reason: "not a JSON object, checked as a console return" };
   const metadata = value.metadata;
+  if (isObject(metadata) && metadata.multi_task_mode === true) return { format: "multi-task", reason: "metadata.multi_task_mode is true" };
   const topLevelSession = "session_id" in value && !(isObject(metadata) && "session_id" in metadata);
   const status = value.status;
   if (typeof status === "string" && (status === IN_PROGRESS || (CONTEXTUAL_SUCCESS as readonly string[]).includes(status))) {

@@ -17,11 +17,13 @@ export default defineRule<Record<string, never>>({
         text: "requires_user_review is not a boolean: received {received}",
         detail: "Warning: requires_user_review is true when the user must look at the work before it goes on, else false",
         recommendation: "Fix {subagent} to write requires_user_review as true or false",
+        reask: "requires_user_review is {received}; write true or false",
       },
       missingReason: {
         text: "requires_user_review is true but review_reason says nothing: received {received}",
         detail: "Warning: the user asked to review needs to know what to look at and why",
         recommendation: "Fix {subagent} to write review_reason whenever it sets requires_user_review",
+        reask: "requires_user_review is true but review_reason is {received}; say what the user should look at and why",
       },
       reviewExplained: { text: "User review requested: {reason}" },
     },

@@ -35,7 +35,7 @@ What to audit:
 Configuration:
   --config FILE        use FILE instead of the config committed at the tip of the
                        history (returnlint.config.* or package.json's "returnlint")
-  --preset NAME        v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default), json (one document) or html (one

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { EXIT, CONFIG_FILES, ReturnlintError, isReturnlintError } from "@returnlint/core";
+import { EXIT, CONFIG_FILES, ReturnlintError, formatOfFileName, isReturnlintError } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
@@ -18,16 +18,19 @@ Options:
   --preset NAME           v5 or v7 (console JSON returns), metadata-file
                           (specs/{N}_{SLUG}/.return-meta.json files), handoff
                           (specs/{NNN}_{SLUG}/.orchestrator-handoff.json files),
-                          or auto (detect the format of each return)
+                          multi-task (specs/.return-meta-multi*.json, a batch's
+                          return), or auto (detect the format of each return)
   --command NAME=PRESET   a preset of its own for one command, e.g.
                           --command research=metadata-file; repeat it, or give
                           several at once: research=metadata-file,plan=v7
   -h, --help              show this help
 
 Without --preset it asks on a terminal (Enter takes the suggestion; Ctrl-D
-stops and writes nothing); elsewhere it asks nothing and picks metadata-file
-when specs/ (or specs/archive/) holds .return-meta.json files, handoff when it
-holds .orchestrator-handoff.json files, auto when it holds both, v7 otherwise.
+stops and writes nothing); elsewhere it asks nothing and picks auto when specs/
+(or specs/.orchestration/) holds a multi-task return, .return-meta-multi*.json,
+metadata-file when specs/ (or specs/archive/) holds .return-meta.json files,
+handoff when it holds .orchestrator-handoff.json files, auto when it holds
+both, v7 otherwise.
 
 Exit codes: 0 written, 2 a config exists, init was stopped, or usage error.
 `;
@@ -46,6 +49,7 @@ const PRESETS = {
   "metadata-file": "specs/{N}_{SLUG}/.return-meta.json files, with contextual statuses",
   auto: "a mix: detect the format of each return",
   handoff: "specs/{NNN}_{SLUG}/.orchestrator-handoff.json files, an orchestrated implementation's wrap-up",
+  "multi-task": "specs/.return-meta-multi*.json files, the return an orchestrator writes when it closes a batch of tasks",
 } as const;
 
 type PresetName = keyof typeof PRESETS;
@@ -70,7 +74,7 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
   }
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint init takes no arguments; received "${positionals.join(" ")}". It writes ${FILE} in the current directory.`);
   if (values.preset !== undefined && !isPreset(values.preset)) {
-    throw new ReturnlintError("USAGE", `--preset must be v5, v7, metadata-file, handoff or auto; received "${values.preset}".`);
+    throw new ReturnlintError("USAGE", `--preset must be v5, v7, metadata-file, handoff, multi-task or auto; received "${values.preset}".`);
   }
   const given = parseCommandPresets((values.command ?? []).join(","), "--command");
   const existing = existingConfig(io.cwd);
@@ -132,7 +136,7 @@ function parseCommandPresets(text: string, where: string): Record<string, Preset
     const match = /^([\w.-]+)=(.+)$/.exec(pair);
     const preset = match?.[2];
     if (match === null || preset === undefined || !isPreset(preset)) {
-      throw new ReturnlintError("USAGE", `${where} takes NAME=PRESET, the preset being v5, v7, metadata-file, handoff or auto; received "${pair}".`);
+      throw new ReturnlintError("USAGE", `${where} takes NAME=PRESET, the preset being v5, v7, metadata-file, handoff, multi-task or auto; received "${pair}".`);
     }
     chosen[match[1] ?? ""] = preset;
   }
@@ -152,9 +156,10 @@ function existingConfig(cwd: string): string | undefined {
 }
 
 /**
- * metadata-file when the project already has metadata files, auto when it has orchestrator
- * handoffs beside them (each file's name then picks its preset), handoff when it has only those;
- * v7, the seeds' current console format, otherwise. Archived tasks (specs/archive/) count.
+ * auto when an orchestrator writes multi-task returns beside the task folders' metadata files (two
+ * formats in one specs/); metadata-file when the project already has metadata files, auto when it
+ * has orchestrator handoffs beside them (each file's name then picks its preset), handoff when it
+ * has only those; v7, the seeds' current console format, otherwise. Archived tasks (specs/archive/) count.
  */
 function detect(cwd: string): { preset: PresetName; why: string } {
   const specs = path.join(cwd, "specs");
@@ -164,6 +169,10 @@ function detect(cwd: string): { preset: PresetName; why: string } {
   } catch {
     return { preset: "v7", why: "no specs/ folder here: console returns" };
   }
+  const batch = [...folders.map((name) => `specs/${name}`), ...listed(path.join(specs, ".orchestration")).map((name) => `specs/.orchestration/${name}`)]
+    .sort()
+    .find((file) => formatOfFileName(path.basename(file)) === "multi-task");
+  if (batch !== undefined) return { preset: "auto", why: `found ${batch}, a multi-task return: auto checks it and each task's metadata file in its own format` };
   if (folders.includes("archive")) {
     try {
       folders.push(...readdirSync(path.join(specs, "archive")).sort().map((folder) => `archive/${folder}`));
@@ -181,6 +190,14 @@ function detect(cwd: string): { preset: PresetName; why: string } {
   return withMetadata === undefined
     ? { preset: "v7", why: "no .return-meta.json under specs/: console returns" }
     : { preset: "metadata-file", why: `found specs/${withMetadata}/.return-meta.json` };
+}
+
+function listed(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function schemaFor(cwd: string): string {
@@ -272,10 +289,12 @@ function template(preset: PresetName, perCommand: Readonly<Record<string, Preset
 #   v7             ${PRESETS.v7}
 #   metadata-file  ${PRESETS["metadata-file"]}
 #   handoff        ${PRESETS.handoff}
+#   multi-task     ${PRESETS["multi-task"]}
 #   auto           detect the format of each return: a .orchestrator-handoff.json
-#                  file is handoff; a .return-meta.json file, or a contextual
-#                  status, is metadata-file; a top-level session_id is v5;
-#                  anything else v7
+#                  file is handoff; a .return-meta-multi*.json file, or
+#                  metadata.multi_task_mode true, is multi-task; a
+#                  .return-meta.json file, or a contextual status, is
+#                  metadata-file; a top-level session_id is v5; anything else v7
 preset: ${preset}
 
 # Rules over the preset, for every command. A rule is off, warn or error, or

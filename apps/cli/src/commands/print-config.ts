@@ -15,7 +15,7 @@ Options:
                        or one the config lists (default: none, the config's
                        top-level preset and rules)
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
   -h, --help           show this help
 
 With the preset "auto", the rules depend on each return's format: the output

@@ -21,11 +21,13 @@ const DEFAULT_CONCURRENCY = 16;
 export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
 Validates every .return-meta.json and .orchestrator-handoff.json below DIR
-(default: specs/, archived tasks in specs/archive/ included) and prints the
-failing returns and a summary: returns by status, failures by rule, phantom
-work (a success status with no artifact that exists), passed, failed, and
-warned: returns with a warning (a .postflight-pending marker left beside a
-finished return, …; --format json lists them). The
+(default: specs/, archived tasks in specs/archive/ included), and every
+multi-task return (.return-meta-multi.json, .return-meta-multi-sess_<id>.json),
+and prints the failing returns and a summary: returns by status, failures by
+rule, phantom work (a success status with no artifact that exists, or a batch
+that completed no task), passed, failed, and warned: returns with a warning (a
+.postflight-pending marker left beside a finished return, …; --format json
+lists them). The
 command of each return is inferred from its status (researched → research,
 planned → plan, implemented → implement) unless --command names one.
 
@@ -37,7 +39,7 @@ What was delegated:
 
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default) or json: one JSON array, one report per return

@@ -36,13 +36,21 @@ export async function checkReturnFile(file: string, source: string, context: Sca
     returnFile: relativeInside(context.root, file),
     ...(context.preset === undefined ? {} : { preset: context.preset }),
   });
-  // A handoff lists no artifacts of its own: the metadata file beside it carries them.
-  return { source, report, phantom: report.format !== "handoff" && claimsPhantomWork(report.value, context.files) };
+  // A handoff lists no artifacts of its own: the metadata file beside it carries them; a batch lists tasks.
+  const phantom = report.format === "handoff" ? false : report.format === "multi-task" ? completedNoTask(report.value) : claimsPhantomWork(report.value, context.files);
+  return { source, report, phantom };
 }
 
 /** A metadata file's status names the command it answers; anything else is checked with no command. */
 function commandOfMetadataFile(value: unknown): string | null {
   return isObject(value) ? commandOfStatus(value.status) : null;
+}
+
+/** A multi-task return's phantom work: a batch that says it finished and lists no completed task. */
+function completedNoTask(value: unknown): boolean {
+  if (!isObject(value) || typeof value.status !== "string" || !isSuccessLike(value.status)) return false;
+  const completed = isObject(value.metadata) ? value.metadata.tasks_completed : undefined;
+  return !Array.isArray(completed) || completed.length === 0;
 }
 
 /**

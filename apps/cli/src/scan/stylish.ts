@@ -23,7 +23,7 @@ function firstFailure(report: ValidationReport): Result | undefined {
 export function renderSummary(summary: Summary, dir: string, quiet: boolean, color: boolean): string {
   const verdict =
     summary.total === 0
-      ? `${CYAN(color, "[INFO]")} No ${RETURN_FILE_NAMES.join(" or ")} files below ${dir}\n`
+      ? `${CYAN(color, "[INFO]")} No ${orList(RETURN_FILE_NAMES)} files below ${dir}\n`
       : summary.failed === 0 && summary.unreadable === 0
         ? `${GREEN(color, "[PASS]")} All ${count(summary.total, "return")} below ${dir} passed\n`
         : `${RED(color, "[FAIL]")} ${String(summary.failed)} of ${count(summary.total, "return")} below ${dir} failed validation${summary.unreadable > 0 ? `; ${String(summary.unreadable)} could not be read` : ""}\n`;
@@ -49,6 +49,11 @@ function sortedRows(counts: ReadonlyMap<string, number>): [string, string][] {
   return [...counts]
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
     .map(([label, value]) => [label, String(value)]);
+}
+
+/** "a, b or c". */
+function orList(names: readonly string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1) ?? ""}`;
 }
 
 export function count(n: number, word: string): string {

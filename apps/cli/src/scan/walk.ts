@@ -3,7 +3,7 @@ import path from "node:path";
 import { formatOfFileName } from "@returnlint/core";
 
 /**
- * Every return file (a name core's `formatOfFileName` knows: `.return-meta.json`, `.orchestrator-handoff.json`) below
+ * Every return file (a name core's `formatOfFileName` knows: `.return-meta.json`, `.orchestrator-handoff.json`, `.return-meta-multi*.json`) below
  * `dir`, depth first. Symlinks (to directories or files) are never followed, so a link
  * loop cannot trap the walk. The directory that grows with the project, `dir` itself
  * (one folder per task), is streamed entry by entry; the folders below it are small and

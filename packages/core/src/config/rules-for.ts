@@ -44,7 +44,8 @@ export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRu
     result = resolveRules(loaded, command, presetName, format);
     cache.set(key, result);
   }
-  return detection === undefined ? result : { ...result, detection };
+  // Written out, not spread: this runs for every return.
+  return detection === undefined ? result : { format: result.format, preset: result.preset, rules: result.rules, detection };
 }
 
 function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, presetName: string, format: FormatName | undefined): ResolvedRules {

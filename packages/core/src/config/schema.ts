@@ -50,7 +50,7 @@ const rules = {
 const preset = {
   type: "string",
   minLength: 1,
-  description: "v5, v7, metadata-file, handoff, auto, or a returnlint-preset-* package.",
+  description: "v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package.",
 };
 
 /** Published as `@returnlint/core/config.schema.json` so editors can complete configs. */
