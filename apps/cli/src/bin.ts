@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import path from "node:path";
+import { EXIT } from "@returnlint/core";
 import { environmentError } from "@returnlint/api";
 import { useImporter } from "./host.js";
 import { describeError, main } from "./main.js";
@@ -12,8 +13,8 @@ if (typeof returnlintHost !== "undefined") useImporter(returnlintHost.importFile
 const argv = process.argv.slice(2);
 // The hook never blocks an agent for a failure of its own, unless --fail-closed asks it to.
 const hook = argv[0] === "hook";
-const failCode = hook && !argv.includes("--fail-closed") ? 0 : 2;
-const letThrough = hook && failCode === 0 ? " (the stop goes through; --fail-closed blocks instead)" : "";
+const failCode = hook && !argv.includes("--fail-closed") ? EXIT.passed : EXIT.error;
+const letThrough = hook && failCode === EXIT.passed ? " (the stop goes through; --fail-closed blocks instead)" : "";
 let answered = false;
 
 const say = (text: string) => {

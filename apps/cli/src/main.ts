@@ -1,4 +1,4 @@
-import { closest, exitCodeOf, isReturnlintError } from "@returnlint/core";
+import { EXIT, closest, exitCodeOf, isReturnlintError } from "@returnlint/core";
 import type { CommandIo } from "./commands/io.js";
 import { isSystemError, systemReason } from "@returnlint/api";
 
@@ -50,18 +50,18 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
   try {
     if (name === undefined || name === "-h" || name === "--help" || name === "help") {
       io.stdout(MAIN_HELP);
-      return name === undefined ? 2 : 0;
+      return name === undefined ? EXIT.error : EXIT.passed;
     }
     if (name === "-v" || name === "--version") {
       io.stdout(`${RETURNLINT_VERSION}\n`);
-      return 0;
+      return EXIT.passed;
     }
     const load = COMMANDS[name];
     if (load === undefined) {
       const guess = closest(name, Object.keys(COMMANDS));
       const hint = guess === undefined ? "" : ` (did you mean "${guess}"?)`;
       io.stderr(`returnlint: unknown command "${name}"${hint}. Run "returnlint --help" for the commands.\n`);
-      return 2;
+      return EXIT.error;
     }
     return await (await load())(rest, io);
   } catch (error) {

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkReturn, loadReturnlintConfig, validate } from "@returnlint/api";
+import { checkReturn, lintFile, lintTask, lintText, loadReturnlintConfig, locateReturn, validate } from "@returnlint/api";
 import { stripBom } from "@returnlint/core";
 import { main } from "../src/main.js";
+import { subagentStop } from "./claude-payloads.js";
 import { EXAMPLES, project } from "./helpers.js";
 
 // Issue 17: a return is parsed once. `validate` parses it and hands the parsed value on in its
@@ -26,14 +28,14 @@ function countParses(): Map<string, number> {
   return counts;
 }
 
-function io(cwd: string) {
+function io(cwd: string, stdin?: string) {
   const out: string[] = [];
   return {
     out,
     io: {
       cwd,
       env: { ...process.env, NO_COLOR: "1" },
-      stdin: process.stdin,
+      stdin: stdin === undefined ? process.stdin : (Readable.from([Buffer.from(stdin)]) as unknown as NodeJS.ReadStream),
       color: false,
       stdout: (text: string) => out.push(text),
       stderr: (text: string) => out.push(text),
@@ -108,6 +110,99 @@ describe("one parse per return", () => {
     const checked = await checkReturn({ kind: "message", text: validText }, { config, root: VALID, command: "research", agent: "researcher" });
     expect(checked.ok).toBe(true);
     expect(counts.get(validText)).toBe(1);
+  });
+
+  it("check --task parses the task's metadata file once", async () => {
+    const dir = path.join(EXAMPLES, "scan");
+    const file = path.join(dir, "specs", "007_padded", ".return-meta.json");
+    const text = stripBom(readFileSync(file, "utf8"));
+    const counts = countParses();
+    const { io: commandIo, out } = io(dir);
+    const code = await main(["check", "--task", "7", "--command", "research", "-f", "json", "-f", "stylish"], commandIo);
+    expect(code, out.join("")).toBe(0);
+    expect(counts.get(text)).toBe(1);
+  });
+
+  it("scan --command parses each metadata file once", async () => {
+    const dir = path.join(EXAMPLES, "scan");
+    const counts = countParses();
+    const { io: commandIo, out } = io(dir);
+    await main(["scan", "--command", "research", "--format", "json"], commandIo);
+    const items = JSON.parse(out.join("")) as { source: string }[];
+    expect(items.length).toBeGreaterThan(1);
+    for (const item of items) expect(counts.get(stripBom(readFileSync(path.join(dir, item.source), "utf8"))), item.source).toBe(1);
+  });
+
+  it("the library's lintText, lintFile and lintTask parse the return once", async () => {
+    const dir = path.join(EXAMPLES, "scan");
+    const file = "specs/007_padded/.return-meta.json";
+    const text = stripBom(readFileSync(path.join(dir, file), "utf8"));
+    const config = await loadReturnlintConfig({ cwd: dir });
+    const counts = countParses();
+    expect((await lintFile(file, { config, root: dir, command: "research" })).report.ok).toBe(true);
+    expect(counts.get(text)).toBe(1);
+    expect((await lintTask("7", { config, root: dir, command: "research" })).report.ok).toBe(true);
+    expect(counts.get(text)).toBe(2);
+    await lintText(validText, { config, root: VALID, command: "research" });
+    expect(counts.get(validText)).toBe(1);
+  });
+
+  describe("returnlint hook claude", () => {
+    const returnOf = (summary: string) => ({
+      status: "completed",
+      summary,
+      artifacts: [{ type: "report", path: "specs/1_x/reports/r.md", summary: "Research report" }],
+      metadata: { session_id: "sess_1", agent_type: "lean-research-agent", delegation_depth: 1, delegation_path: ["orchestrator", "research", "lean-research-agent"] },
+    });
+
+    it("a final message that is the return and names a metadata file: the message is parsed once, the file never read", async () => {
+      const root = project({
+        "specs/1_x/reports/r.md": "# Report\n",
+        "specs/1_x/.return-meta.json": { status: "researched" },
+      });
+      const message = JSON.stringify(returnOf("Wrote specs/1_x/reports/r.md; the metadata is in specs/1_x/.return-meta.json."));
+      const metaText = readFileSync(path.join(root, "specs/1_x/.return-meta.json"), "utf8");
+      const counts = countParses();
+      const { io: commandIo, out } = io(root, JSON.stringify(subagentStop({ cwd: root, message })));
+      const code = await main(["hook", "claude"], commandIo);
+      expect(code, out.join("")).toBe(0);
+      expect(out.join("")).toBe("");
+      expect(counts.get(message)).toBe(1);
+      expect(counts.get(metaText)).toBeUndefined();
+      const verdict = JSON.parse(readFileSync(path.join(root, ".returnlint/verdicts/lean-research-agent--a4e1f2c3.json"), "utf8")) as { ok: boolean; origin: string };
+      expect(verdict).toMatchObject({ ok: true, origin: "bare" });
+    });
+
+    it("through the library: locateReturn reads nothing, checkReturn parses the message once", async () => {
+      const root = project({ "specs/1_x/reports/r.md": "# Report\n", "specs/1_x/.return-meta.json": { status: "researched" } });
+      const message = JSON.stringify(returnOf("Wrote specs/1_x/reports/r.md; the metadata is in specs/1_x/.return-meta.json."));
+      const config = await loadReturnlintConfig({ cwd: root });
+      const counts = countParses();
+      const located = locateReturn({ message, root, command: "research", config });
+      expect(located).toEqual({ kind: "message", text: message, orTask: { task: "1", slug: "x" } });
+      expect(counts.size).toBe(0);
+      const checked = await checkReturn(located, { root, command: "research", config });
+      expect(checked).toMatchObject({ ok: true, origin: "bare", source: "message" });
+      expect(counts.get(message)).toBe(1);
+    });
+
+    it("a prose message that names the metadata file: the file is the return, parsed once", async () => {
+      const root = project({
+        "specs/1_x/reports/r.md": "# Report\n",
+        "specs/1_x/.return-meta.json": { ...returnOf("Researched."), status: "researched" },
+      });
+      const metaText = readFileSync(path.join(root, "specs/1_x/.return-meta.json"), "utf8");
+      const message = "Research done. The return is in specs/1_x/.return-meta.json.";
+      const counts = countParses();
+      const { io: commandIo, out } = io(root, JSON.stringify(subagentStop({ cwd: root, message })));
+      const code = await main(["hook", "claude"], commandIo);
+      expect(code, out.join("")).toBe(0);
+      expect(out.join("")).toBe("");
+      // The message was looked at for a return (validate's own search, not a parse of a return); the return is the file.
+      expect(counts.get(metaText)).toBe(1);
+      const verdict = JSON.parse(readFileSync(path.join(root, ".returnlint/verdicts/task-1.json"), "utf8")) as { ok: boolean; origin: string; source: string };
+      expect(verdict).toMatchObject({ ok: true, origin: "file", source: "specs/1_x/.return-meta.json" });
+    });
   });
 
   it("the count can fail: parsing the same text twice is seen", () => {

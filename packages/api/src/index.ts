@@ -3,9 +3,9 @@
 // the hook's checkReturn, …); the rest is what the CLI itself needs from the same layer.
 export { validate, loadReturnlintConfig, type ConfigOptions, type Importer, type ValidateOptions, type ValidationReport } from "./validate.js";
 export { BUILTIN_PRESETS, BUILTIN_RULES } from "./registry.js";
-export { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, problemLines, reaskLines, type CheckedReturn, type Located, type Problem } from "./subagent.js";
+export { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, problemLines, reaskLines, type CheckedReturn, type Located, type NamedTask, type Problem } from "./subagent.js";
 export { reask, reaskLine, reaskMany, reaskLines as reportReaskLines } from "./reask.js";
-export { failing, passed, problems, subject, warningsFail, warningsVerdict } from "./verdict.js";
+export { exitCodeOfReport, failing, passed, problems, subject, warningsFail, warningsVerdict } from "./verdict.js";
 export type { Formatter, FormatterInput, ManyFormatter, RuleInfo } from "./formatter-types.js";
 export { MetadataFile, openTask, openTaskReturn, parseTaskList, readTaskReturn, taskFolder, taskTypeFromState, type MissingReturn } from "./tasks.js";
 export { MAX_INPUT_BYTES, maxInputBytes, readReturnFile, readStdin, tooLarge, type ReturnInput } from "./input.js";
@@ -13,5 +13,5 @@ export { environmentError, isSystemError, systemReason } from "./environment.js"
 export { catalogue, explainRule, findRule, ruleListing, ruleText, type CatalogueEntry, type Configured, type ReadmeOf } from "./catalogue.js";
 export { knownCommand } from "./commands.js";
 export { formatterContext } from "./context.js";
-export { reportObject } from "./report-object.js";
+export { reportObject, type ReportObject } from "./report-object.js";
 export { describeRule, lintFile, lintTask, lintText, listRules, type LintedReturn, type LintOptions } from "./lint.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { formatOfFileName, relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { formatOfFileName, METADATA_FILE, relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.js";
 import { knownCommand } from "./commands.js";
 import { formatterContext } from "./context.js";
@@ -44,7 +44,7 @@ export async function lintFile(file: string, options: LintOptions): Promise<Lint
   if (relative === undefined || relative === "") {
     throw new ReturnlintError("USAGE", `${file} is outside the project root (${options.root}); returnlint reads returns only inside it.`);
   }
-  const metadataFile = path.basename(relative) === ".return-meta.json";
+  const metadataFile = path.basename(relative) === METADATA_FILE;
   // A file whose name says its format (.return-meta.json, .orchestrator-handoff.json) holds that return as it is.
   const fromFile = formatOfFileName(path.basename(relative)) !== undefined;
   let held: MetadataFile;

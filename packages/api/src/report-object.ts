@@ -1,11 +1,33 @@
+import type { FormatName, Result, ReturnOrigin } from "@returnlint/core";
 import type { ValidationReport } from "./validate.js";
 
 /**
- * DESIGN.md's report object, the verdict first. `ok` is the verdict the exit code
- * gives (more warnings than --max-warnings fail a return too); `--quiet` keeps the
- * failures only. `returnlint scan --format json` prints the same object.
+ * DESIGN.md's report object: what `check --format json` prints for a return, what every
+ * item of `scan --format json` is, and the report `lintText`/`lintFile`/`lintTask` (the MCP
+ * server) hand back. One shape, built in one place (`reportObject`). A type, not an interface:
+ * hosts hand it on as a plain JSON object (the MCP server's `structuredContent`).
  */
-export function reportObject(report: ValidationReport, source: string, options: { readonly ok: boolean; readonly quiet: boolean; readonly task?: string }) {
+export type ReportObject = {
+  /** The verdict the exit code gives (`passed`): more warnings than --max-warnings fail a return too. */
+  readonly ok: boolean;
+  readonly command: string | null;
+  readonly format: FormatName;
+  readonly status: string | null;
+  readonly errorCount: number;
+  readonly warningCount: number;
+  /** The file the return came from, relative to the cwd when it is below it, or "<stdin>". */
+  readonly source: string;
+  readonly agent: string;
+  readonly preset: string;
+  readonly origin: ReturnOrigin;
+  /** The task number, when the return was addressed by task (`check --task N`). */
+  readonly task?: string;
+  /** The rules' results; with `--quiet`, the failures only. */
+  readonly results: readonly Result[];
+};
+
+/** The report object of one return, the verdict first. `ok` is the caller's verdict (`passed`, with its --max-warnings); `quiet` keeps the failures only. */
+export function reportObject(report: ValidationReport, source: string, options: { readonly ok: boolean; readonly quiet: boolean; readonly task?: string }): ReportObject {
   return {
     ok: options.ok,
     command: report.command,

@@ -1,19 +1,12 @@
 import path from "node:path";
-import { extractReturn, isReturnlintError, parseReturn, type LoadedConfig } from "@returnlint/core";
+import { commandInName, isReturnlintError, METADATA_FILE, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { validate, type ValidationReport } from "./validate.js";
 import { reaskLine } from "./reask.js";
+import { passed } from "./verdict.js";
 import { readTaskReturn } from "./tasks.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
 // Shared by `returnlint hook claude` and @returnlint/opencode.
-
-/** Agent names that say which command they serve, when the config's `agents` map does not name them. */
-const COMMAND_WORDS: readonly (readonly [RegExp, string])[] = [
-  [/revis/i, "revise"],
-  [/research/i, "research"],
-  [/implement/i, "implement"],
-  [/plan/i, "plan"],
-];
 
 /**
  * The subagents the hosts ship, by their exact names: Claude Code's (`Plan`, `Explore`,
@@ -48,23 +41,28 @@ export function commandForAgent(config: LoadedConfig | undefined, agent: string 
   const mapped = mappedTo(agent) ?? mappedTo(agent.slice(agent.lastIndexOf(":") + 1));
   if (mapped !== undefined) return mapped;
   if (BUILT_IN_AGENTS.has(agent)) return null;
-  return COMMAND_WORDS.find(([pattern]) => pattern.test(agent))?.[1] ?? null;
+  return commandInName(agent);
 }
 
 /** Where a subagent's return is, after looking at its final message. */
 export type Located =
-  | { readonly kind: "message"; readonly text: string }
+  /** The message; when it holds no return and names a task's metadata file (`orTask`), that file. */
+  | { readonly kind: "message"; readonly text: string; readonly orTask?: NamedTask }
   | { readonly kind: "file"; readonly text: string; readonly file: string; readonly task: string }
   | { readonly kind: "unreadable"; readonly file: string; readonly task: string; readonly reason: string; readonly missing: boolean };
 
-const META_FILE = /specs\/(\d+)_([\w.-]+)\/\.return-meta\.json/g;
-const TASK_DIR = /specs\/(\d+)_([\w.-]+)\//g;
+/** A task named in a message: `specs/{task}_{slug}/`. */
+export interface NamedTask {
+  readonly task: string;
+  readonly slug: string;
+}
 
 /**
- * The metadata file is the return when the message names one and holds no return
- * of its own, or when the command's preset is `metadata-file` and the message
- * names the task's directory (the seeds' subagents end with a prose summary that
- * names the report they wrote). Otherwise the message is the return.
+ * The metadata file is the return when the command's preset is `metadata-file` and the
+ * message names the task's file or folder (the seeds' subagents end with a prose summary
+ * that names the report they wrote), or when the message names a metadata file and holds
+ * no return of its own. Whether it holds one is for `validate`'s one parse to say:
+ * `checkReturn` checks the message first and turns to `orTask` only when it found no return.
  */
 export function locateReturn(input: {
   readonly message: string;
@@ -77,23 +75,21 @@ export function locateReturn(input: {
   const command = input.command === null ? undefined : input.config.config.commands?.[input.command];
   const preset = input.preset ?? command?.preset ?? input.config.config.preset;
   const expectsFile = preset === "metadata-file";
-  const named = lastMatch(message, META_FILE) ?? (expectsFile ? lastMatch(message, TASK_DIR) : undefined);
-  if (named === undefined || (!expectsFile && parseReturn(extractReturn(message).text).ok)) return { kind: "message", text: message };
+  const named = taskNamedIn(message, { folder: expectsFile });
+  if (named === undefined) return { kind: "message", text: message };
+  return expectsFile ? readNamedTask(root, named) : { kind: "message", text: message, orTask: named };
+}
 
-  const [, task = "", slug = ""] = named;
-  const namedFile = path.join(root, "specs", `${task}_${slug}`, ".return-meta.json");
+/** The metadata file of a task a message names, read through real folders inside the project only (a task folder that is a link is refused). */
+function readNamedTask(root: string, { task, slug }: NamedTask): Located {
   try {
-    // Through real folders inside the project only: a task folder that is a link is refused.
     const { text, source } = readTaskReturn(root, task, slug);
     return { kind: "file", text, file: source, task };
   } catch (error) {
     if (!isReturnlintError(error)) throw error;
-    return { kind: "unreadable", file: namedFile, task, reason: error.message, missing: error.code === "RETURN_NOT_FOUND" };
+    const file = path.join(root, SPECS_DIR, `${task}_${slug}`, METADATA_FILE);
+    return { kind: "unreadable", file, task, reason: error.message, missing: error.code === "RETURN_NOT_FOUND" };
   }
-}
-
-function lastMatch(text: string, pattern: RegExp): RegExpMatchArray | undefined {
-  return [...text.matchAll(pattern)].at(-1);
 }
 
 export interface Problem {
@@ -151,6 +147,10 @@ export async function checkReturn(
     ...(context.transcriptPath === undefined ? {} : { transcriptPath: context.transcriptPath }),
     ...(task === null ? {} : { task }),
   });
+  // No return in the message (validate found none to parse), and it names a metadata file: that file is the return.
+  if (located.kind === "message" && located.orTask !== undefined && report.value === undefined) {
+    return checkReturn(readNamedTask(context.root, located.orTask), context);
+  }
   const problems = report.results
     .filter((result) => result.level === "fail")
     .map((result) => {
@@ -159,7 +159,7 @@ export async function checkReturn(
       return { message, ...(detail === undefined ? {} : { detail }), ...(recommendation === undefined ? {} : { recommendation }), reask };
     });
   return {
-    ok: report.ok,
+    ok: passed({ report }),
     status: report.status,
     origin: report.origin,
     source,

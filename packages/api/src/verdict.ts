@@ -1,7 +1,7 @@
-import type { Result } from "@returnlint/core";
+import { EXIT, type ExitCode, type Result } from "@returnlint/core";
 import type { FormatterInput } from "./formatter-types.js";
 
-/** What a verdict depends on: the report and `--max-warnings`. */
+/** What a verdict depends on: the report and `--max-warnings` (none: warnings never fail). */
 type Verdict = Pick<FormatterInput, "report" | "maxWarnings">;
 
 /** True when `--max-warnings` turns this return's warnings into a failure. */
@@ -9,9 +9,15 @@ export function warningsFail({ report, maxWarnings }: Verdict): boolean {
   return maxWarnings !== undefined && report.warningCount > maxWarnings;
 }
 
-/** The verdict the exit code gives: the rules' verdict, and `--max-warnings`. */
+/** The verdict on one return, in one place: the rules' verdict, and `--max-warnings`. `check`, `scan`, the JSON report and the library all use it. */
 export function passed(input: Verdict): boolean {
   return input.report.ok && !warningsFail(input);
+}
+
+/** The exit code of one return: a rule that crashed leaves the verdict incomplete (2), else the verdict (1 failed, 0 passed). */
+export function exitCodeOfReport(input: Verdict): ExitCode {
+  if (input.report.internalError) return EXIT.error;
+  return passed(input) ? EXIT.passed : EXIT.failed;
 }
 
 /** The results that make the return fail, in the order they were reported. */

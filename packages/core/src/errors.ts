@@ -29,12 +29,24 @@ export class ReturnlintError extends Error {
   }
 }
 
+/** The exit codes of every command (DESIGN.md). */
+export const EXIT = {
+  /** The return passed (warnings allowed unless over --max-warnings). */
+  passed: 0,
+  /** The return failed validation. */
+  failed: 1,
+  /** Usage, configuration or internal error. */
+  error: 2,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
 /**
  * The exit code of every failure, in one place: a return the agent never wrote
- * is a failed return (1); everything else is usage, configuration or internal (2).
+ * is a failed return; everything else is usage, configuration or internal.
  */
-export function exitCodeOf(error: unknown): 1 | 2 {
-  return isReturnlintError(error) && error.code === "RETURN_NOT_FOUND" ? 1 : 2;
+export function exitCodeOf(error: unknown): typeof EXIT.failed | typeof EXIT.error {
+  return isReturnlintError(error) && error.code === "RETURN_NOT_FOUND" ? EXIT.failed : EXIT.error;
 }
 
 export function isReturnlintError(error: unknown): error is ReturnlintError {

@@ -1,6 +1,6 @@
 export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
-export { ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode } from "./errors.js";
+export { EXIT, ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode, type ExitCode } from "./errors.js";
 export { fillTemplate, MAX_QUOTED_CHARS, placeholders, quoted } from "./messages.js";
 export { escapeToken, isObject, pointerFromPath, pointerOf, tokensOf, valueAt } from "./pointer.js";
 export { jsonText, jsonType, preview } from "./json/render.js";
@@ -15,15 +15,25 @@ export { closest, editDistance } from "./suggest.js";
 export {
   COMMAND_SUCCESS,
   CONTEXTUAL_SUCCESS,
+  FORMAT_NAMES,
+  HANDOFF_FILE,
   IN_PROGRESS,
   LEGACY_STATUSES,
+  METADATA_FILE,
   NON_SUCCESS_STATUSES,
+  RETURN_FILE_NAMES,
+  SPECS_DIR,
   SUCCESS_WORDS,
+  commandInName,
+  commandOfStatus,
   detectFormat,
-  formatOfFileName,
   type Detection,
+  formatOfFileName,
   isSuccessLike,
+  successInWord,
   successStatuses,
+  taskNamedIn,
+  taskOfPath,
 } from "./vocabulary.js";
 export { createFileView, relativeInside, type FileViewOptions } from "./files.js";
 export { FILE_PROBLEM_REASON } from "./file-problems.js";

@@ -1,5 +1,7 @@
-/** The return formats returnlint knows (DESIGN.md, "The three return formats", the handoff and the multi-task return). */
-export type FormatName = "v5" | "v7" | "metadata-file" | "handoff" | "multi-task";
+import type { FORMAT_NAMES } from "./vocabulary.js";
+
+/** The return formats returnlint knows: core's FORMAT_NAMES (vocabulary.ts; DESIGN.md, "The three return formats"). */
+export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** What a config entry says about a rule. */
 export type Severity = "off" | "warn" | "error";

@@ -1,21 +1,68 @@
 import type { FormatName } from "./types.js";
 import { isObject } from "./pointer.js";
 
+// Everything returnlint knows about the return formats, in one place: which formats there are,
+// the status vocabulary and the command each success status answers, what a name or a word says
+// about the command, where a metadata file lives, and which format a return is written in.
+
+/** The return formats (DESIGN.md): each has a built-in preset of the same name; `auto` detects one per return. */
+export const FORMAT_NAMES = ["v5", "v7", "metadata-file", "handoff", "multi-task"] as const;
+
 /** subagent-return-validation.md, Step 3. */
 export const LEGACY_STATUSES = ["completed", "partial", "failed", "blocked"] as const;
-
-/** return-metadata-file.md and orchestration-validation.md. */
-export const CONTEXTUAL_SUCCESS = ["researched", "planned", "implemented"] as const;
 export const NON_SUCCESS_STATUSES = ["partial", "failed", "blocked"] as const;
 export const IN_PROGRESS = "in_progress";
 
-/** The contextual success status each command expects (DESIGN.md). */
+/** The seeds' orchestrator commands, each with the contextual success status it expects (DESIGN.md). */
 export const COMMAND_SUCCESS: Readonly<Record<string, string>> = {
   research: "researched",
   plan: "planned",
   revise: "planned",
   implement: "implemented",
 };
+
+/** The contextual success statuses (return-metadata-file.md, orchestration-validation.md). */
+export const CONTEXTUAL_SUCCESS = ["researched", "planned", "implemented"] as const;
+
+/**
+ * The command a contextual success status answers: the first command that expects it
+ * (researched → research, planned → plan, implemented → implement); null for any other
+ * status. /revise answers `planned` too: only the delegation tells it from /plan.
+ */
+export function commandOfStatus(status: unknown): string | null {
+  return typeof status === "string" ? (COMMAND_OF_STATUS.get(status) ?? null) : null;
+}
+
+const COMMAND_OF_STATUS: ReadonlyMap<string, string> = new Map(
+  Object.entries(COMMAND_SUCCESS)
+    .reverse()
+    .map(([command, success]) => [success, command]),
+);
+
+/** The words in a subagent's name that point at a command, most specific first: `revise-plan-agent` revises. */
+const NAME_WORDS: readonly (readonly [RegExp, string])[] = [
+  [/revis/i, "revise"],
+  [/research/i, "research"],
+  [/implement/i, "implement"],
+  [/plan/i, "plan"],
+];
+
+/** The command an agent's name points at (`research-agent` → research, `planner` → plan), if any. */
+export function commandInName(name: string): string | null {
+  return NAME_WORDS.find(([pattern]) => pattern.test(name))?.[1] ?? null;
+}
+
+/** The words in a status that point at a success status (`report_written` meant researched). */
+const STATUS_WORDS: readonly (readonly [RegExp, string])[] = [
+  [/research|report/, "researched"],
+  [/plan/, "planned"],
+  [/implement/, "implemented"],
+];
+
+/** The success status a word for "finished" points at (`report_written` → researched, `plan_done` → planned), if any. */
+export function successInWord(word: string): string | undefined {
+  return STATUS_WORDS.find(([pattern]) => pattern.test(word))?.[1];
+}
 
 /** Words subagents use for "finished" instead of the vocabulary (seen in real returns). */
 export const SUCCESS_WORDS =
@@ -33,22 +80,50 @@ export function successStatuses(command: string | null): readonly string[] {
   return contextual === undefined ? ["completed", ...CONTEXTUAL_SUCCESS] : ["completed", contextual];
 }
 
+/** return-metadata-file.md: a task's return is `specs/{N}_{SLUG}/.return-meta.json` below the project root. */
+export const METADATA_FILE = ".return-meta.json";
+/** The orchestrator's handoff (docs/formats-handoff.md), beside the metadata file in a task folder. */
+export const HANDOFF_FILE = ".orchestrator-handoff.json";
+/** The folder below the project root that holds the task folders. */
+export const SPECS_DIR = "specs";
+
+/** The file names each file-borne format is written to: a return read from one is in that format. */
+const FORMAT_OF_FILE: readonly { readonly name: string; readonly pattern: RegExp; readonly format: FormatName }[] = [
+  { name: METADATA_FILE, pattern: /^\.return-meta\.json$/, format: "metadata-file" },
+  { name: HANDOFF_FILE, pattern: /^\.orchestrator-handoff\.json$/, format: "handoff" },
+  { name: ".return-meta-multi*.json", pattern: /^\.return-meta-multi(?:-sess_[\w-]+)?\.json$/, format: "multi-task" },
+];
+
+/** The names of the files returns are written to (what `scan` looks for), as messages show them. */
+export const RETURN_FILE_NAMES: readonly string[] = FORMAT_OF_FILE.map((entry) => entry.name);
+
+/** The format a return file's name says it holds (`.return-meta.json` → metadata-file, `.orchestrator-handoff.json` → handoff, `.return-meta-multi.json` → multi-task), if any. */
+export function formatOfFileName(name: string): FormatName | undefined {
+  return FORMAT_OF_FILE.find((entry) => entry.pattern.test(name))?.format;
+}
+
+/** The task a metadata file's path names (`specs/259_x/.return-meta.json` → 259), at any depth (`specs/archive/…`). */
+export function taskOfPath(file: string): string | undefined {
+  return /(?:^|[\\/])(\d+)_[^\\/]*[\\/]\.return-meta\.json$/.exec(file)?.[1];
+}
+
+/**
+ * The last task a message names, with its slug: a metadata file (`specs/259_x/.return-meta.json`),
+ * or with `folder`, a task folder (`specs/259_x/…`), as the seeds' subagents name the report they wrote.
+ */
+export function taskNamedIn(message: string, options: { readonly folder: boolean }): { readonly task: string; readonly slug: string } | undefined {
+  const named = lastMatch(message, /specs\/(\d+)_([\w.-]+)\/\.return-meta\.json/g) ?? (options.folder ? lastMatch(message, /specs\/(\d+)_([\w.-]+)\//g) : undefined);
+  return named === undefined ? undefined : { task: named[1] ?? "", slug: named[2] ?? "" };
+}
+
+function lastMatch(text: string, pattern: RegExp): RegExpMatchArray | undefined {
+  return [...text.matchAll(pattern)].at(-1);
+}
+
 /** Why `auto` chose a format: one clause, printed in the transcript. */
 export interface Detection {
   readonly format: FormatName;
   readonly reason: string;
-}
-
-/** The file names each file-borne format is written to: a return read from one is in that format. */
-const FORMAT_OF_FILE: readonly (readonly [RegExp, FormatName])[] = [
-  [/^\.return-meta\.json$/, "metadata-file"],
-  [/^\.orchestrator-handoff\.json$/, "handoff"],
-  [/^\.return-meta-multi(?:-sess_[\w-]+)?\.json$/, "multi-task"],
-];
-
-/** The format a return file's name says it holds (`.orchestrator-handoff.json` → handoff, `.return-meta-multi.json` → multi-task), if any. */
-export function formatOfFileName(name: string): FormatName | undefined {
-  return FORMAT_OF_FILE.find(([pattern]) => pattern.test(name))?.[1];
 }
 
 /** Statuses only the legacy vocabulary has: a return that uses one is a console return (v5 or v7). */
@@ -62,9 +137,9 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  * from the evidence in this order:
  *
  * 1. it was read from a file (`check FILE`, `check --task`, `scan`): the format that file's name
- *    says (`.orchestrator-handoff.json`: handoff, `.return-meta-multi.json`: multi-task), else
- *    metadata-file; or `metadata.multi_task_mode` is true: multi-task (the return an
- *    orchestrator writes when it closes a batch);
+ *    says (`formatOfFileName`: `.orchestrator-handoff.json`: handoff, `.return-meta-multi.json`:
+ *    multi-task), else metadata-file; or `metadata.multi_task_mode` is true: multi-task (the
+ *    return an orchestrator writes when it closes a batch);
  * 2. a contextual or early-metadata status (researched, planned, implemented, in_progress),
  *    which only the metadata-file vocabulary has: metadata-file, never v5;
  * 3. a status only the legacy vocabulary has (`completed`): v5 with a top-level
@@ -76,7 +151,7 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  * 6. a top-level `session_id` (and none under `metadata`): v5;
  * 7. anything else: v7.
  *
- * `source` names the metadata file the return was read from, when it was.
+ * `source` names the file the return was read from, when it was.
  */
 export function detectFormat(value: unknown, source?: string): Detection {
   if (source !== undefined) return { format: formatOfFileName(source.split(/[\\/]/).at(-1) ?? "") ?? "metadata-file", reason: `read from ${source}` };

@@ -10,6 +10,7 @@ import {
   docsUrl,
   jsonType,
   preview,
+  successInWord,
 } from "@returnlint/core";
 
 interface Options {
@@ -20,12 +21,6 @@ interface Options {
   /** Replaces the variant's vocabulary entirely. */
   statuses?: string[];
 }
-
-const STEMS: readonly (readonly [RegExp, string])[] = [
-  [/research|report/, "researched"],
-  [/plan/, "planned"],
-  [/implement/, "implemented"],
-];
 
 function allowedStatuses(options: Options, command: string | null): string[] {
   if (options.statuses !== undefined) return options.statuses;
@@ -68,7 +63,7 @@ function suggestionFor(status: string, allowed: readonly string[], options: Opti
     return unfinished === undefined ? { hint: "", advice: "none" } : { hint: `; unfinished work is "${unfinished}"`, advice: "note", suggestion: unfinished };
   }
   if (SUCCESS_WORDS.test(normalized) || (options.variant === "legacy" && (CONTEXTUAL_SUCCESS as readonly string[]).includes(normalized))) {
-    const stem = STEMS.find(([pattern]) => pattern.test(normalized))?.[1];
+    const stem = successInWord(normalized);
     const meant = only ?? (stem !== undefined && successes.includes(stem) ? stem : undefined);
     if (meant !== undefined) return { hint: `; did you mean "${meant}"?`, advice: "didYouMean", suggestion: meant };
     return { hint: `; a finished ${command === null ? "task" : `/${command}`} uses ${quotedList(successes)}`, advice: "note" };

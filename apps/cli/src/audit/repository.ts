@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
-import { ReturnlintError, gitEnvironment } from "@returnlint/core";
+import { METADATA_FILE, ReturnlintError, gitEnvironment } from "@returnlint/core";
 
 /** The repository an audit reads, as git describes it. */
 export interface Repository {
@@ -90,7 +90,7 @@ export async function resolveCommit(repo: Repository, revision: string, env: Nod
 
 const RECORD = "\x1e";
 const FIELD = "\x1f";
-const PATHSPEC = ":(glob)**/.return-meta.json";
+const PATHSPEC = `:(glob)**/${METADATA_FILE}`;
 
 /**
  * Every distinct version of every `.return-meta.json` (any depth) in the history of

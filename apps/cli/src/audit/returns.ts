@@ -1,11 +1,13 @@
 import {
   COMMAND_SUCCESS,
   GitObjectCache,
+  commandOfStatus,
   createGitFileView,
   decodeUtf8,
   isObject,
   isSuccessLike,
   stripBom,
+  taskOfPath,
   type FileView,
   type LoadedConfig,
 } from "@returnlint/core";
@@ -64,9 +66,6 @@ export interface AuditContext {
  */
 const MAX_ROUNDS = 4;
 
-/** The command a contextual success status answers. */
-const COMMAND_OF_STATUS: Readonly<Record<string, string>> = { researched: "research", planned: "plan", implemented: "implement" };
-
 /** Validates one version against the tree of the commit that introduced it. */
 export async function auditVersion(version: Version, context: AuditContext): Promise<AuditedReturn | UnreadableReturn> {
   const date = new Date(version.time).toISOString();
@@ -86,7 +85,7 @@ export async function auditVersion(version: Version, context: AuditContext): Pro
   const files = createGitFileView({ cache: context.cache, commit: version.commit, tree: version.tree, root: context.repo.root, mtimeMs: version.time });
   const named = artifactPaths(value);
   await files.prefetch(named.flatMap((artifact) => (artifact === undefined ? [] : [artifact])));
-  const task = /(?:^|\/)(\d+)_[^/]*\/\.return-meta\.json$/.exec(version.path)?.[1];
+  const task = taskOfPath(version.path);
   let report: ValidationReport;
   for (let round = 1; ; round += 1) {
     report = await validate(text, {
@@ -164,7 +163,7 @@ export function commandOf(value: unknown, status: string | null): string | null 
   const step = Array.isArray(path) ? (path as unknown[])[1] : undefined;
   const named = typeof step === "string" ? step.replace(/^\//, "") : "";
   const delegated = Object.hasOwn(COMMAND_SUCCESS, named) ? named : undefined;
-  const byStatus = status !== null && Object.hasOwn(COMMAND_OF_STATUS, status) ? COMMAND_OF_STATUS[status] : undefined;
+  const byStatus = commandOfStatus(status) ?? undefined;
   if (byStatus !== undefined) return delegated !== undefined && COMMAND_SUCCESS[delegated] === status ? delegated : byStatus;
   return delegated ?? null;
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { GitObjectCache, ReturnlintError, createGitFileView, relativeInside, gitEnvironment, openGitObjects, type GitFileView } from "@returnlint/core";
+import { EXIT, GitObjectCache, ReturnlintError, createGitFileView, relativeInside, gitEnvironment, openGitObjects, type GitFileView } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
 import { auditConfig } from "../audit/config.js";
 import { renderJson, type AuditDocument } from "../audit/document.js";
@@ -11,7 +11,7 @@ import { SummaryBuilder } from "../audit/summary.js";
 import { writeOutput } from "../atomic.js";
 import { maxInputBytes } from "@returnlint/api";
 import type { CommandIo } from "./io.js";
-import { mapOrdered } from "./scan.js";
+import { mapOrdered } from "../map-ordered.js";
 
 export const AUDIT_HELP = `Usage: returnlint audit [REPO] [options]
 
@@ -80,7 +80,7 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
   const { values, positionals } = parseCommandLine("audit", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(AUDIT_HELP);
-    return 0;
+    return EXIT.passed;
   }
   if (positionals.length > 1) {
     throw new ReturnlintError("USAGE", `returnlint audit takes one repository; received ${String(positionals.length)}. Run "returnlint audit --help" for the options.`);
@@ -168,8 +168,8 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
       writeOutput(file, text);
       io.stdout(`Wrote ${display(io.cwd, file)} (${format}).\n${verdict}\n`);
     }
-    if (unreadable.length > 0 || built.internalErrors > 0) return 2;
-    return over ? 1 : 0;
+    if (unreadable.length > 0 || built.internalErrors > 0) return EXIT.error;
+    return over ? EXIT.failed : EXIT.passed;
   } finally {
     objects.close();
   }

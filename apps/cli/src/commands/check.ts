@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { relativeInside, ReturnlintError, exitCodeOf, formatOfFileName, isReturnlintError } from "@returnlint/core";
+import { EXIT, relativeInside, ReturnlintError, exitCodeOf, isReturnlintError, METADATA_FILE, formatOfFileName, type ExitCode } from "@returnlint/core";
 import { knownCommand } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { validate } from "@returnlint/api";
@@ -11,7 +11,7 @@ import { MANY_FORMATTERS } from "../formatters/index.js";
 import { writeOutput } from "../atomic.js";
 import { emitOutputs, planOutputs, type Output } from "../formatters/output.js";
 import type { FormatterInput } from "@returnlint/api";
-import { warningsFail, warningsVerdict } from "@returnlint/api";
+import { exitCodeOfReport, warningsVerdict } from "@returnlint/api";
 import { readReturnFile, readStdin, type ReturnInput } from "@returnlint/api";
 import { MetadataFile, openTask, parseTaskList, taskTypeFromState, type MissingReturn } from "@returnlint/api";
 import { colorWanted } from "../terminal.js";
@@ -115,8 +115,6 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const RETURN_FILE = ".return-meta.json";
-
 /** One return, checked: what the formatters print, and what the actions after them need. */
 interface Checked {
   readonly input: Omit<FormatterInput, "color">;
@@ -129,16 +127,16 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   const { values, positionals } = parseCommandLine("check", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(CHECK_HELP);
-    return 0;
+    return EXIT.passed;
   }
   if (positionals.length > 1) {
     io.stderr(`returnlint check takes one return at a time; received ${String(positionals.length)} files. Use "returnlint scan" for many.\n`);
-    return 2;
+    return EXIT.error;
   }
   const [file] = positionals;
   if (file !== undefined && values.task !== undefined) throw new ReturnlintError("USAGE", "Pass either FILE or --task, not both.");
   const tasks = values.task === undefined ? undefined : parseTaskList(values.task);
-  if (values.consume === true && tasks === undefined && (file === undefined || path.basename(file) !== RETURN_FILE)) {
+  if (values.consume === true && tasks === undefined && (file === undefined || path.basename(file) !== METADATA_FILE)) {
     throw new ReturnlintError("USAGE", "--consume deletes a metadata file after it passed: use it with --task N or a .return-meta.json FILE.");
   }
   const outputs = planOutputs(values.format, values.output, io.cwd);
@@ -217,7 +215,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
 
   const checked: Checked[] = [];
   try {
-    let worst = 0;
+    let worst: number = EXIT.passed;
     if (tasks === undefined) {
       checked.push(await checkOne(await open(undefined)));
     } else {
@@ -282,7 +280,7 @@ type Missing = MissingReturn;
  * agent's missing return (a finding); any other path that cannot be read is a usage problem.
  */
 function readInput(absolute: string): ReturnInput | Missing {
-  if (path.basename(absolute) === RETURN_FILE && !existsSync(absolute) && isDirectory(path.dirname(absolute))) return { missing: absolute };
+  if (path.basename(absolute) === METADATA_FILE && !existsSync(absolute) && isDirectory(path.dirname(absolute))) return { missing: absolute };
   return readReturnFile(absolute);
 }
 
@@ -307,22 +305,17 @@ async function emitMany(outputs: readonly Output[], inputs: readonly Omit<Format
   for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
 }
 
-/** The exit code of one return. When nothing on standard output says why, standard error does. */
-function verdictCode(input: Omit<FormatterInput, "color">, shown: { readonly warnings: boolean; readonly crash: boolean }, io: CommandIo): number {
+/** The exit code of one return (the library's verdict). When nothing on standard output says why, standard error does. */
+function verdictCode(input: Omit<FormatterInput, "color">, shown: { readonly warnings: boolean; readonly crash: boolean }, io: CommandIo): ExitCode {
+  const code = exitCodeOfReport(input);
   const { report } = input;
-  if (report.internalError) {
-    if (!shown.crash) {
-      const crashed = report.results.filter((result) => result.messageId === "ruleCrashed" || result.messageId === "ruleTimedOut").map((result) => result.message);
-      io.stderr(`returnlint: ${crashed.join("; ") || "a rule failed"}: the verdict on ${input.source} is incomplete.\n`);
-    }
-    return 2;
+  if (report.internalError && !shown.crash) {
+    const crashed = report.results.filter((result) => result.messageId === "ruleCrashed" || result.messageId === "ruleTimedOut").map((result) => result.message);
+    io.stderr(`returnlint: ${crashed.join("; ") || "a rule failed"}: the verdict on ${input.source} is incomplete.\n`);
+  } else if (code === EXIT.failed && report.ok && !shown.warnings) {
+    io.stderr(`returnlint: ${input.source}: ${warningsVerdict(input)}.\n`);
   }
-  if (!report.ok) return 1;
-  if (warningsFail(input)) {
-    if (!shown.warnings) io.stderr(`returnlint: ${input.source}: ${warningsVerdict(input)}.\n`);
-    return 1;
-  }
-  return 0;
+  return code;
 }
 
 const UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };

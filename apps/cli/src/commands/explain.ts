@@ -1,4 +1,4 @@
-import { ReturnlintError } from "@returnlint/core";
+import { EXIT, ReturnlintError } from "@returnlint/core";
 import { configOptions, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { catalogue, explainRule } from "@returnlint/api";
@@ -30,12 +30,12 @@ export async function explain(argv: readonly string[], io: CommandIo): Promise<n
   const { values, positionals } = parseCommandLine("explain", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(EXPLAIN_HELP);
-    return 0;
+    return EXIT.passed;
   }
   const [name, ...extra] = positionals;
   if (name === undefined) throw new ReturnlintError("USAGE", 'Name the rule to explain: "returnlint explain artifacts". "returnlint rules" lists them.');
   if (extra.length > 0) throw new ReturnlintError("USAGE", `returnlint explain takes one rule; received ${String(positionals.length)}.`);
   const entries = catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
   io.stdout(await explainRule(entries, name, async (entry) => (await import("../rule-docs.js")).RULE_DOCS[entry.loaded.rule.id]));
-  return 0;
+  return EXIT.passed;
 }

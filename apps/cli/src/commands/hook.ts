@@ -1,5 +1,5 @@
 import path from "node:path";
-import { isReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { EXIT, isReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, reaskLines, type CheckedReturn, type Problem } from "@returnlint/api";
@@ -75,7 +75,7 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   const { values, positionals } = parseCommandLine("hook", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(HOOK_HELP);
-    return 0;
+    return EXIT.passed;
   }
   const failClosed = values["fail-closed"] === true;
   const [host, ...extra] = positionals;
@@ -106,7 +106,7 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   }
   const command = values.command ?? commandForAgent(config, agent);
   // An agent returnlint knows nothing about (Explore, general-purpose, …) returns prose by design.
-  if (command === null) return 0;
+  if (command === null) return EXIT.passed;
   if (payload.lastAssistantMessage === undefined) {
     return giveWay(io, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
   }
@@ -126,7 +126,7 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   if (decision.kind === "block") {
     io.stdout(`${JSON.stringify({ decision: "block", reason: reasonText(checked, { command, attempt: entry.attempts }) })}\n`);
   }
-  return 0;
+  return EXIT.passed;
 }
 
 interface Attempt {
@@ -173,7 +173,7 @@ async function cannotValidate(io: CommandIo, attempt: Attempt, message: string, 
     return giveWay(io, false, `${message}${why}; the verdict in ${STATE_DIR}/verdicts/ records it`, !attempt.failClosed);
   }
   io.stderr(`returnlint hook: ${message}\n`);
-  return 2;
+  return EXIT.error;
 }
 
 function describeFailure(error: unknown): string {
@@ -183,7 +183,7 @@ function describeFailure(error: unknown): string {
 /** Lets the stop through, says why on standard error; `--fail-closed` makes it exit 2 (the host's "blocking error"). */
 function giveWay(io: CommandIo, failClosed: boolean, message: string, hint = true): number {
   io.stderr(`returnlint hook: ${message}${failClosed || !hint ? "" : " (the stop goes through; --fail-closed blocks instead)"}\n`);
-  return failClosed ? 2 : 0;
+  return failClosed ? EXIT.error : EXIT.passed;
 }
 
 function decide(

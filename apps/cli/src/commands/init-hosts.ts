@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { isObject, isReturnlintError, ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { EXIT, isObject, isReturnlintError, ReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { writeInside } from "../atomic.js";
@@ -68,7 +68,7 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
   const { values, positionals } = parseCommandLine("init", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(INIT_HOSTS_HELP);
-    return 0;
+    return EXIT.passed;
   }
   const [host, ...extra] = positionals;
   if (extra.length > 0 || (host !== "claude" && host !== "opencode")) {
@@ -83,11 +83,11 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
   if (changes.length === 0) {
     const done = host === "claude" ? `.claude/settings.json already runs returnlint${mcp ? ", and the MCP server is set up" : ""}` : "OpenCode already loads @returnlint/opencode";
     io.stdout(`${done}; nothing to change.\n`);
-    return 0;
+    return EXIT.passed;
   }
   if (values["dry-run"] === true) {
     for (const change of changes) io.stdout(`Would ${change.verb} ${change.what} (--dry-run: nothing written). ${path.relative(io.cwd, change.file)} would read:\n${change.content}`);
-    return 0;
+    return EXIT.passed;
   }
   for (const change of changes) writeInside(io.cwd, path.relative(io.cwd, change.file).split(path.sep), change.content);
   const next =
@@ -98,7 +98,7 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
         : "nothing: OpenCode installs the plugin from the npm registry when it starts";
   const offer = host === "claude" && !mcp ? 'Also: "returnlint init claude --mcp" adds the MCP server, so that a subagent can check its own return before it stops (docs/mcp.md).\n' : "";
   io.stdout(`${changes.map((change) => `${PAST[change.verb]} ${change.what}.\n`).join("")}Next: ${next}\n${offer}`);
-  return 0;
+  return EXIT.passed;
 }
 
 // Claude Code

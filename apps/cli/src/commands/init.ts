@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CONFIG_FILES, ReturnlintError, formatOfFileName, isReturnlintError } from "@returnlint/core";
+import { EXIT, CONFIG_FILES, ReturnlintError, formatOfFileName, isReturnlintError } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
@@ -70,7 +70,7 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
   const { values, positionals } = parseCommandLine("init", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(INIT_HELP);
-    return 0;
+    return EXIT.passed;
   }
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint init takes no arguments; received "${positionals.join(" ")}". It writes ${FILE} in the current directory.`);
   if (values.preset !== undefined && !isPreset(values.preset)) {
@@ -80,7 +80,7 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
   const existing = existingConfig(io.cwd);
   if (existing !== undefined) {
     io.stderr(`returnlint: ${existing} already configures returnlint here; init changes nothing. Edit it, or remove it to start over.\n`);
-    return 2;
+    return EXIT.error;
   }
 
   let preset: PresetName;
@@ -101,7 +101,7 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
       } catch (error) {
         if (!(error instanceof Stopped)) throw error;
         io.stderr("\nreturnlint: init stopped before an answer (end of input); nothing was written.\n");
-        return 2;
+        return EXIT.error;
       } finally {
         close();
       }
@@ -122,7 +122,7 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
     `Wrote ${FILE} with the ${preset} preset (${why})${mix.length === 0 ? "" : `, and ${mix.join(", ")}`}.\n` +
       `Next: returnlint check RETURN --command research   (or: returnlint print-config --command research)\n`,
   );
-  return 0;
+  return EXIT.passed;
 }
 
 function isPreset(name: string): name is PresetName {

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ReturnlintError } from "@returnlint/core";
+import { EXIT, ReturnlintError } from "@returnlint/core";
 import { importModule } from "../host.js";
 import type { CommandIo } from "./io.js";
 
@@ -25,7 +25,7 @@ type ServerMain = (argv: readonly string[], io: { stdout(text: string): void; st
 export async function mcp(argv: readonly string[], io: CommandIo): Promise<number> {
   if (argv.includes("-h") || argv.includes("--help")) {
     io.stdout(MCP_HELP);
-    return 0;
+    return EXIT.passed;
   }
   const entry = locate(io.cwd);
   const loaded = (await importModule(entry)) as { main?: unknown };

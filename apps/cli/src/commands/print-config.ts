@@ -1,4 +1,4 @@
-import { ReturnlintError, rulesFor, type LoadedConfig } from "@returnlint/core";
+import { EXIT, FORMAT_NAMES, ReturnlintError, rulesFor, type LoadedConfig } from "@returnlint/core";
 import { knownCommand } from "@returnlint/api";
 import { configOptions, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
@@ -31,13 +31,11 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const FORMATS = ["v5", "v7", "metadata-file", "handoff", "multi-task"] as const;
-
 export async function printConfig(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandLine("print-config", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(PRINT_CONFIG_HELP);
-    return 0;
+    return EXIT.passed;
   }
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint print-config takes no arguments; received "${positionals.join(" ")}". Name the command with --command.`);
   const config = await loadReturnlintConfig(configOptions(io.cwd, values));
@@ -50,11 +48,11 @@ export async function printConfig(argv: readonly string[], io: CommandIo): Promi
     ...(unlisted ? { note: `the config has no commands.${command} entry: its top-level preset and rules apply` } : {}),
     preset,
     ...(preset === "auto"
-      ? { formats: Object.fromEntries(FORMATS.map((format) => [format, resolved(config, command, format)])) }
+      ? { formats: Object.fromEntries(FORMAT_NAMES.map((format) => [format, resolved(config, command, format)])) }
       : resolved(config, command, values.preset)),
   };
   io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
-  return 0;
+  return EXIT.passed;
 }
 
 /** The rules one return to `command` gets; `preset` overrides the config's choice (a format, for auto). */

@@ -1,4 +1,4 @@
-import { ReturnlintError } from "@returnlint/core";
+import { EXIT, ReturnlintError } from "@returnlint/core";
 import { configOptions, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { catalogue, ruleListing, ruleText, type CatalogueEntry, type Configured } from "@returnlint/api";
@@ -33,14 +33,14 @@ export async function rules(argv: readonly string[], io: CommandIo): Promise<num
   const { values, positionals } = parseCommandLine("rules", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(RULES_HELP);
-    return 0;
+    return EXIT.passed;
   }
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint rules takes no arguments; received "${positionals.join(" ")}". Use "returnlint explain RULE" for one rule.`);
   const format = values.format ?? "table";
   if (format !== "table" && format !== "json") throw new ReturnlintError("USAGE", `--format must be table or json; received "${format}".`);
   const entries = catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
   io.stdout(format === "json" ? `${JSON.stringify(entries.map(ruleListing), null, 2)}\n` : table(entries));
-  return 0;
+  return EXIT.passed;
 }
 
 /** The config column: `warn`, `implement:error`, `warn, implement:error`, or `-` when the config does not name the rule. */

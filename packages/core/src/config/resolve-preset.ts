@@ -8,6 +8,7 @@ import type { FormatName, Severity } from "../types.js";
 import type { Importer } from "./import-file.js";
 import { candidatesFor, locateModule } from "./locate-module.js";
 import { importWithin } from "./modules.js";
+import { FORMAT_NAMES } from "../vocabulary.js";
 import { SEVERITIES, type Preset, type RuleEntry } from "./schema.js";
 
 export interface ResolvedPreset {
@@ -15,8 +16,6 @@ export interface ResolvedPreset {
   /** Rule id → the folder of the package preset that named it, for rules that preset depends on. */
   readonly ruleBases: ReadonlyMap<string, string>;
 }
-
-const FORMATS: readonly FormatName[] = ["v5", "v7", "metadata-file", "handoff", "multi-task"];
 
 /** How presets are found and imported: the host's built-in ones first, then modules. */
 export interface PresetLoading {
@@ -63,8 +62,8 @@ function presetProblems(preset: unknown): string[] {
   if (!isObject(preset)) return [`it exports ${jsonType(preset)}, not an object with "rules"`];
   const problems: string[] = [];
   if (!isObject(preset.rules)) problems.push(`"rules" must be an object; received ${preview(preset.rules)}`);
-  if (preset.format !== undefined && !FORMATS.includes(preset.format as FormatName)) {
-    problems.push(`"format" must be one of ${FORMATS.join(", ")}; received ${preview(preset.format)}`);
+  if (preset.format !== undefined && !(FORMAT_NAMES as readonly unknown[]).includes(preset.format)) {
+    problems.push(`"format" must be one of ${FORMAT_NAMES.join(", ")}; received ${preview(preset.format)}`);
   }
   if (preset.extends !== undefined && typeof preset.extends !== "string") problems.push(`"extends" must be a preset name; received ${preview(preset.extends)}`);
   for (const [id, entry] of Object.entries(isObject(preset.rules) ? preset.rules : {})) {

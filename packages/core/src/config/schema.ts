@@ -1,4 +1,5 @@
 import type { AnyRule, FormatName, JsonSchema, Severity } from "../types.js";
+import { FORMAT_NAMES } from "../vocabulary.js";
 
 export type RuleEntry = Severity | readonly [Severity] | readonly [Severity, Record<string, unknown>];
 
@@ -109,7 +110,7 @@ export function editorSchema(builtins: Iterable<AnyRule>): JsonSchema {
   }
   const presetName = {
     ...preset,
-    anyOf: [{ enum: ["v5", "v7", "metadata-file", "handoff", "multi-task", "auto"] }, { type: "string", minLength: 1 }],
+    anyOf: [{ enum: [...FORMAT_NAMES, "auto"] }, { type: "string", minLength: 1 }],
   };
   const command = { $ref: "#/$defs/command" };
   const base = configSchema.properties as Record<string, JsonSchema>;

@@ -1,0 +1,54 @@
+import { opendirSync, readdirSync, type Dir, type Dirent } from "node:fs";
+import path from "node:path";
+import { formatOfFileName } from "@returnlint/core";
+
+/**
+ * Every return file (a name core's `formatOfFileName` knows: `.return-meta.json`, `.orchestrator-handoff.json`, `.return-meta-multi*.json`) below
+ * `dir`, depth first. Symlinks (to directories or files) are never followed, so a link
+ * loop cannot trap the walk. The directory that grows with the project, `dir` itself
+ * (one folder per task), is streamed entry by entry; the folders below it are small and
+ * are each listed in one call, which costs a third of the CPU of a directory handle
+ * (Node 20). The calls are synchronous on purpose: a directory read is a few
+ * microseconds, a round trip through libuv's thread pool tens of them, and the walk
+ * only advances as fast as the checks consume it.
+ */
+export function* walkReturnFiles(dir: string, onProblem: (dir: string, reason: string) => void): Generator<string> {
+  let handle: Dir;
+  try {
+    handle = opendirSync(dir, { bufferSize: 256 });
+  } catch (error) {
+    onProblem(dir, reasonOf(error));
+    return;
+  }
+  try {
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) yield* visit(dir, entry, onProblem);
+  } catch (error) {
+    onProblem(dir, reasonOf(error));
+  } finally {
+    handle.closeSync();
+  }
+}
+
+function* visit(parent: string, entry: Dirent, onProblem: (dir: string, reason: string) => void): Generator<string> {
+  const child = path.join(parent, entry.name);
+  if (entry.isFile()) {
+    if (formatOfFileName(entry.name) !== undefined) yield child;
+    return;
+  }
+  if (!entry.isDirectory()) return;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(child, { withFileTypes: true });
+  } catch (error) {
+    onProblem(child, reasonOf(error));
+    return;
+  }
+  for (const grandchild of entries) yield* visit(child, grandchild, onProblem);
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EACCES") return "permission denied";
+  if (code === "ENOENT") return "it disappeared during the scan";
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import {
+  COMMAND_SUCCESS,
+  FORMAT_NAMES,
+  commandInName,
+  commandOfStatus,
+  detectFormat,
+  formatOfFileName,
+  successInWord,
+  successStatuses,
+  taskNamedIn,
+  taskOfPath,
+} from "./vocabulary.js";
+
+describe("the format module", () => {
+  it("names the formats once, and every command's success status answers back to a command", () => {
+    expect(FORMAT_NAMES).toEqual(["v5", "v7", "metadata-file", "handoff", "multi-task"]);
+    for (const success of Object.values(COMMAND_SUCCESS)) expect(COMMAND_SUCCESS[commandOfStatus(success) ?? ""]).toBe(success);
+  });
+
+  it("a contextual success status names its command; planned is /plan's (the first that expects it)", () => {
+    expect(["researched", "planned", "implemented"].map(commandOfStatus)).toEqual(["research", "plan", "implement"]);
+    expect([["completed"], "partial", "in_progress", "constructor", 7, undefined].map(commandOfStatus)).toEqual([null, null, null, null, null, null]);
+  });
+
+  it("an agent's name points at a command, the most specific word first", () => {
+    expect(commandInName("revise-plan-agent")).toBe("revise");
+    expect(commandInName("implementation-planner")).toBe("implement");
+    expect(commandInName("lean-research-agent")).toBe("research");
+    expect(commandInName("Planner")).toBe("plan");
+    expect(commandInName("reviewer")).toBeNull();
+  });
+
+  it("a word for finished points at a success status", () => {
+    expect(successInWord("report_written")).toBe("researched");
+    expect(successInWord("plan_done")).toBe("planned");
+    expect(successInWord("implementation_complete")).toBe("implemented");
+    expect(successInWord("done")).toBeUndefined();
+    expect(successStatuses("revise")).toEqual(["completed", "planned"]);
+  });
+
+  it("knows the metadata-file layout: the file name, the task in a path, the task a message names", () => {
+    expect(formatOfFileName(".return-meta.json")).toBe("metadata-file");
+    expect(formatOfFileName(".orchestrator-handoff.json")).toBe("handoff");
+    expect(formatOfFileName(".return-meta-multi-sess_1_a.json")).toBe("multi-task");
+    expect(formatOfFileName("return.json")).toBeUndefined();
+    expect(taskOfPath("specs/259_x/.return-meta.json")).toBe("259");
+    expect(taskOfPath("specs/archive/007_old/.return-meta.json")).toBe("007");
+    expect(taskOfPath("specs/259_x/reports/.return-meta.json.bak")).toBeUndefined();
+    const message = "Wrote specs/3_a/reports/r.md, then specs/4_b-c.d/.return-meta.json.";
+    expect(taskNamedIn(message, { folder: false })).toEqual({ task: "4", slug: "b-c.d" });
+    expect(taskNamedIn("Wrote specs/3_a/reports/r.md.", { folder: false })).toBeUndefined();
+    expect(taskNamedIn("Wrote specs/3_a/reports/r.md.", { folder: true })).toEqual({ task: "3", slug: "a" });
+  });
+
+  it("a return read from a file is in the format its name says", () => {
+    expect(detectFormat({ status: "completed", session_id: "s" }, "specs/1_x/.return-meta.json")).toEqual({ format: "metadata-file", reason: "read from specs/1_x/.return-meta.json" });
+    expect(detectFormat({ status: "completed", session_id: "s" }).format).toBe("v5");
+  });
+});
