@@ -1,6 +1,6 @@
 import { closeSync, type Stats } from "node:fs";
 import path from "node:path";
-import { codeOf, decodeUtf8, isObject, readPrefix, ReturnlintError, SafeDir, sameFile, uniqueSuffix, UnsafePathError, type Identity } from "@returnlint/core";
+import { ARCHIVE_DIR, HANDOFF_FILE, METADATA_FILE, SPECS_DIR, codeOf, decodeUtf8, isObject, readPrefix, ReturnlintError, SafeDir, sameFile, uniqueSuffix, UnsafePathError, type Identity } from "@returnlint/core";
 import { environmentError, systemReason } from "./environment.js";
 import { maxInputBytes, tooLarge, type ReturnInput } from "./input.js";
 
@@ -27,8 +27,6 @@ export function parseTaskList(value: string): string[] {
   return [...tasks];
 }
 
-const RETURN_FILE = ".return-meta.json";
-const HANDOFF_FILE = ".orchestrator-handoff.json";
 
 /**
  * A metadata file opened inside the project through real directories only: the root
@@ -168,11 +166,11 @@ export function openTaskReturn(root: string, task: string): MetadataFile {
   if (!/^\d+$/.test(task)) throw new ReturnlintError("USAGE", `--task must be a task number; received "${task}".`);
   const folder = taskFolder(root, task);
   try {
-    return MetadataFile.open(root, ["specs", ...folder.split("/"), RETURN_FILE], `Task ${task}`);
+    return MetadataFile.open(root, [SPECS_DIR, ...folder.split("/"), METADATA_FILE], `Task ${task}`);
   } catch (error) {
     if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
     try {
-      return MetadataFile.open(root, ["specs", ...folder.split("/"), HANDOFF_FILE], `Task ${task}`);
+      return MetadataFile.open(root, [SPECS_DIR, ...folder.split("/"), HANDOFF_FILE], `Task ${task}`);
     } catch (handoffError) {
       if (handoffError instanceof ReturnlintError && handoffError.code === "RETURN_NOT_FOUND") throw error;
       throw handoffError;
@@ -192,7 +190,7 @@ export function openTask(root: string, task: string): MetadataFile | MissingRetu
     return openTaskReturn(root, task);
   } catch (error) {
     if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
-    return { missing: path.join(root, "specs", taskFolder(root, task), RETURN_FILE) };
+    return { missing: path.join(root, SPECS_DIR, taskFolder(root, task), METADATA_FILE) };
   }
 }
 
@@ -203,7 +201,7 @@ export function openTask(root: string, task: string): MetadataFile | MissingRetu
 export function readTaskReturn(root: string, task: string, slug: string): ReturnInput {
   let file: MetadataFile;
   try {
-    file = MetadataFile.open(root, ["specs", `${task}_${slug}`, RETURN_FILE], `Task ${task}`);
+    file = MetadataFile.open(root, [SPECS_DIR, `${task}_${slug}`, METADATA_FILE], `Task ${task}`);
   } catch (error) {
     if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
     file = openTaskReturn(root, task);
@@ -218,14 +216,14 @@ export function readTaskReturn(root: string, task: string, slug: string): Return
  */
 export function taskFolder(root: string, task: string): string {
   const number = Number(task);
-  const specs = path.join(root, "specs");
+  const specs = path.join(root, SPECS_DIR);
   let entries: string[];
   let archived: string[] = [];
   let dir: SafeDir | undefined;
   try {
-    dir = SafeDir.open(root).child("specs");
+    dir = SafeDir.open(root).child(SPECS_DIR);
     entries = dir.list();
-    if (entries.includes("archive")) archived = archivedFolders(dir);
+    if (entries.includes(ARCHIVE_DIR)) archived = archivedFolders(dir);
   } catch (error) {
     if (error instanceof UnsafePathError && error.kind !== "missing") {
       throw new ReturnlintError("INPUT_UNREADABLE", `Cannot find task ${task}: ${specs} is not a real folder (${error.message}); returnlint reads tasks only through real folders inside the project.`);
@@ -241,7 +239,7 @@ export function taskFolder(root: string, task: string): string {
   let matches = entries.filter(isTask);
   if (matches.length === 0) matches = archived.filter(isTask).map((name) => `archive/${name}`);
   if (matches.length === 0) {
-    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} or ${path.join(specs, "archive")} (looked for ${String(number)}_* and zero-padded forms).`);
+    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} or ${path.join(specs, ARCHIVE_DIR)} (looked for ${String(number)}_* and zero-padded forms).`);
   }
   if (matches.length > 1) {
     throw new ReturnlintError("INPUT_UNREADABLE", `Several directories for task ${task} in ${specs}: ${matches.sort().join(", ")}. Remove the stale one.`);
@@ -253,7 +251,7 @@ export function taskFolder(root: string, task: string): string {
 function archivedFolders(specs: SafeDir): string[] {
   let archive: SafeDir | undefined;
   try {
-    archive = specs.child("archive");
+    archive = specs.child(ARCHIVE_DIR);
     return archive.list();
   } catch (error) {
     if (error instanceof UnsafePathError) return [];
@@ -270,7 +268,7 @@ function archivedFolders(specs: SafeDir): string[] {
 export function taskTypeFromState(root: string, task: string): string | undefined {
   let state: unknown;
   try {
-    const { dir, fd, stats } = openInside(root, ["specs", "state.json"]);
+    const { dir, fd, stats } = openInside(root, [SPECS_DIR, "state.json"]);
     try {
       state = stats.size > maxInputBytes() ? undefined : (JSON.parse(readPrefix(fd, stats.size).toString("utf8")) as unknown);
     } finally {

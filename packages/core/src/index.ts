@@ -13,6 +13,7 @@ export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
 export {
+  ARCHIVE_DIR,
   COMMAND_SUCCESS,
   CONTEXTUAL_SUCCESS,
   FORMAT_NAMES,

@@ -86,6 +86,8 @@ export const METADATA_FILE = ".return-meta.json";
 export const HANDOFF_FILE = ".orchestrator-handoff.json";
 /** The folder below the project root that holds the task folders. */
 export const SPECS_DIR = "specs";
+/** The folder below SPECS_DIR that finished tasks move to: `specs/archive/{NNN}_{SLUG}/`. */
+export const ARCHIVE_DIR = "archive";
 
 /** The file names each file-borne format is written to: a return read from one is in that format. */
 const FORMAT_OF_FILE: readonly { readonly name: string; readonly pattern: RegExp; readonly format: FormatName }[] = [

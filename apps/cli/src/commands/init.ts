@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { EXIT, CONFIG_FILES, ReturnlintError, formatOfFileName, isReturnlintError } from "@returnlint/core";
+import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, METADATA_FILE, ReturnlintError, SPECS_DIR, formatOfFileName, isReturnlintError } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
@@ -162,7 +162,7 @@ function existingConfig(cwd: string): string | undefined {
  * has only those; v7, the seeds' current console format, otherwise. Archived tasks (specs/archive/) count.
  */
 function detect(cwd: string): { preset: PresetName; why: string } {
-  const specs = path.join(cwd, "specs");
+  const specs = path.join(cwd, SPECS_DIR);
   let folders: string[];
   try {
     folders = readdirSync(specs).sort();
@@ -173,16 +173,16 @@ function detect(cwd: string): { preset: PresetName; why: string } {
     .sort()
     .find((file) => formatOfFileName(path.basename(file)) === "multi-task");
   if (batch !== undefined) return { preset: "auto", why: `found ${batch}, a multi-task return: auto checks it and each task's metadata file in its own format` };
-  if (folders.includes("archive")) {
+  if (folders.includes(ARCHIVE_DIR)) {
     try {
-      folders.push(...readdirSync(path.join(specs, "archive")).sort().map((folder) => `archive/${folder}`));
+      folders.push(...readdirSync(path.join(specs, ARCHIVE_DIR)).sort().map((folder) => `${ARCHIVE_DIR}/${folder}`));
     } catch {
       // specs/archive is not a folder: nothing archived to look at.
     }
   }
   const first = (name: string) => folders.find((folder) => existsSync(path.join(specs, folder, name)));
-  const withMetadata = first(".return-meta.json");
-  const withHandoff = first(".orchestrator-handoff.json");
+  const withMetadata = first(METADATA_FILE);
+  const withHandoff = first(HANDOFF_FILE);
   if (withMetadata !== undefined && withHandoff !== undefined) {
     return { preset: "auto", why: `found specs/${withMetadata}/.return-meta.json and specs/${withHandoff}/.orchestrator-handoff.json` };
   }
