@@ -41,6 +41,8 @@ export interface Turn {
   readonly reply: readonly Block[] | ((request: SeenRequest) => readonly Block[]);
   /** Holds the reply (at most 30 s) until this other turn has been played: the model "thinks" while another agent works. */
   readonly after?: string;
+  /** Holds the reply this long (bounded by WAIT_MS): time for something the host starts in the background. */
+  readonly holdMs?: number;
 }
 
 export interface Scenario {
@@ -89,6 +91,7 @@ export async function startModelServer(): Promise<ModelServer> {
         const turn = seen.agent === "side" ? undefined : scenario.turns.find((candidate) => matches(candidate, seen, played.get(candidate.name) ?? 0));
         if (turn !== undefined) played.set(turn.name, (played.get(turn.name) ?? 0) + 1);
         if (turn?.after !== undefined) await until(() => (played.get(turn.after ?? "") ?? 0) > 0, WAIT_MS);
+        if (turn?.holdMs !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.min(turn.holdMs ?? 0, WAIT_MS)));
         const recorded = { ...seen, turn: turn?.name ?? null };
         requests.push(recorded);
         const blocks = turn === undefined ? [{ text: seen.agent === "side" ? "Scripted session" : UNSCRIPTED }] : typeof turn.reply === "function" ? turn.reply(recorded) : turn.reply;
