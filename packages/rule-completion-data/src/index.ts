@@ -1,9 +1,4 @@
-import { defineRule, docsUrl, isObject, jsonType, pointerOf, preview } from "@returnlint/core";
-
-/** What a value is, for messages: `string ""`, `number 3`, `null`. */
-function received(value: unknown): string {
-  return value === null ? "null" : `${jsonType(value)} ${preview(value, 40)}`;
-}
+import { defineRule, docsUrl, isObject, pointerOf, receivedValue as received } from "@returnlint/core";
 
 const isFilled = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 

@@ -1,4 +1,4 @@
-import { NON_SUCCESS_STATUSES, defineRule, docsUrl, isObject, jsonType, pointerOf, preview } from "@returnlint/core";
+import { NON_SUCCESS_STATUSES, defineRule, docsUrl, isObject, pointerOf, receivedValue as received } from "@returnlint/core";
 
 /** The fields every entry of `errors[]` carries (return-metadata-file.md, orchestration-validation.md). */
 const FIELDS = [
@@ -9,10 +9,6 @@ const FIELDS = [
 ] as const;
 
 const SHAPE = '{ "type": "execution", "message": "…", "recoverable": true, "recommendation": "…" }';
-
-function received(value: unknown): string {
-  return value === null ? "null" : `${jsonType(value)} ${preview(value, 40)}`;
-}
 
 /** An unfinished return says what went wrong, whether a retry may help, and what to do next. */
 export default defineRule<Record<string, never>>({

@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, isObject, jsonType, preview, type JsonObject } from "@returnlint/core";
+import { defineRule, docsUrl, isObject, type JsonObject, receivedValue as received } from "@returnlint/core";
 
 /**
  * The statuses a multi-task return carries: `completed` when no task failed, else `partial`.
@@ -12,10 +12,6 @@ const TASK_LISTS = ["tasks_completed", "tasks_failed"] as const;
 const EVENT_LISTS = ["defer_ledger", "detected_defects"] as const;
 /** How an entry of a task list may name its task: the number itself, or an object holding it. */
 const TASK_KEYS = ["task_number", "task", "number"] as const;
-
-function received(value: unknown): string {
-  return value === null ? "null" : `${jsonType(value)} ${preview(value, 40)}`;
-}
 
 /** The task an entry of tasks_completed or tasks_failed names (`42`, `"042"`, `{ "task_number": 42, … }`), if any. */
 function taskOf(entry: unknown): number | undefined {
