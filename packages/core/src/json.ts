@@ -28,8 +28,10 @@ export function parseReturn(text: string, parsed?: { readonly value: unknown }):
     }
     return { ok: false, kind: found.trailing ? "trailing" : "syntax", reason: found.reason, ...where, ...notes };
   }
-  const duplicateKeys = mayHaveDuplicateKeys(text, value) ? findDuplicateKeys(text) : [];
-  return { ok: true, value, ...notes, ...(duplicateKeys.length === 0 ? {} : { duplicateKeys }) };
+  const duplicateKeys = mayHaveDuplicateKeys(text, value) ? findDuplicateKeys(text) : undefined;
+  // The common outcome (well-formed text, no key written twice) is built without a spread.
+  if (notes === NO_NOTES && (duplicateKeys === undefined || duplicateKeys.length === 0)) return { ok: true, value };
+  return { ok: true, value, ...notes, ...(duplicateKeys === undefined || duplicateKeys.length === 0 ? {} : { duplicateKeys }) };
 }
 
 // A lone surrogate: `u` mode reads a well-formed pair as one code point, which is not Cs.

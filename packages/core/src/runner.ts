@@ -432,8 +432,9 @@ function reportedData(data: MessageData): MessageData {
     if (value === undefined) continue;
     const safe =
       typeof value === "string" ? quoted(value) : typeof value === "number" && Number.isFinite(value) ? value : typeof value === "number" ? String(value) : preview(value, 40);
-    // defineProperty: a key named "__proto__" stays a plain entry.
-    Object.defineProperty(copy, key, { value: safe, enumerable: true, writable: true, configurable: true });
+    // defineProperty for "__proto__" only, so that it stays a plain entry; any other key is a plain store.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: safe, enumerable: true, writable: true, configurable: true });
+    else copy[key] = safe;
     entries += 1;
   }
   return copy;

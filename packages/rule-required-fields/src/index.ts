@@ -84,18 +84,15 @@ export default defineRule<Options>({
     },
   },
   check(context) {
-    const types = { ...SEED_TYPES, ...context.options.types };
+    const { types, fields } = prepared(context.options);
     const unusable = new Set<string>();
     let problems = 0;
-    for (const field of context.options.fields) {
-      const pointer = pointerFromPath(field);
-      const tokens = tokensOf(pointer);
+    for (const { field, pointer, tokens, name, key, parents } of fields) {
       // A field under a missing or mistyped parent is already reported through its parent.
-      if (unusable.size > 0 && tokens.some((_, index) => unusable.has(tokens.slice(0, index).join("/")))) continue;
+      if (unusable.size > 0 && parents.some((parent) => unusable.has(parent))) continue;
       const value = valueAt(context.value, pointer);
-      const name = tokens.join(".");
       if (value === undefined || value === null) {
-        unusable.add(tokens.join("/"));
+        unusable.add(key);
         problems += 1;
         const inMetadata = tokens.length === 2 && tokens[0] === "metadata";
         context.report(
@@ -107,7 +104,7 @@ export default defineRule<Options>({
       }
       const expected = types[name] ?? types[field];
       if (expected !== undefined && !hasType(value, expected)) {
-        unusable.add(tokens.join("/"));
+        unusable.add(key);
         problems += 1;
         context.report({
           messageId: "wrongType",
@@ -119,3 +116,41 @@ export default defineRule<Options>({
     if (problems === 0) context.pass({ messageId: "allPresent" });
   },
 });
+
+/** One configured field, worked out once per options object. */
+interface Field {
+  /** As the options name it. */
+  readonly field: string;
+  readonly pointer: string;
+  readonly tokens: readonly string[];
+  /** As messages name it: the tokens joined with dots. */
+  readonly name: string;
+  /** The tokens joined with slashes: what `unusable` holds once the field is missing or mistyped. */
+  readonly key: string;
+  /** The keys of the field's ancestors, the root ("") first. */
+  readonly parents: readonly string[];
+}
+
+interface Prepared {
+  readonly types: Readonly<Record<string, FieldType>>;
+  readonly fields: readonly Field[];
+}
+
+/** The options of one configuration are the same object for every return: their pointers, names and types are worked out once. */
+const preparedOptions = new WeakMap<Options, Prepared>();
+
+function prepared(options: Options): Prepared {
+  let found = preparedOptions.get(options);
+  if (found === undefined) {
+    found = {
+      types: { ...SEED_TYPES, ...options.types },
+      fields: options.fields.map((field): Field => {
+        const pointer = pointerFromPath(field);
+        const tokens = tokensOf(pointer);
+        return { field, pointer, tokens, name: tokens.join("."), key: tokens.join("/"), parents: tokens.map((_, index) => tokens.slice(0, index).join("/")) };
+      }),
+    };
+    preparedOptions.set(options, found);
+  }
+  return found;
+}

@@ -29,9 +29,11 @@ export default defineRule<Options>({
   check(context) {
     const summary = context.value.summary;
     if (typeof summary !== "string") return;
+    const max = context.options.maxChars;
+    // A summary of no more UTF-16 units than the limit has no more code points either.
+    if (summary.length <= max) return;
     // Characters as people count them (code points), not UTF-16 units.
     const length = Array.from(summary).length;
-    const max = context.options.maxChars;
     if (length > max) {
       context.report({ messageId: "tooLong", data: { length, max, tokens: Math.round(max / 4) }, pointer: "/summary" });
     }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findDuplicateKeys } from "./duplicate-keys.js";
+import { findDuplicateKeys, mayHaveDuplicateKeys } from "./duplicate-keys.js";
 
 describe("findDuplicateKeys", () => {
   const cases: readonly [string, string, readonly { pointer: string; key: string; count: number }[]][] = [
@@ -56,15 +56,46 @@ describe("findDuplicateKeys", () => {
   });
 });
 
+describe("mayHaveDuplicateKeys", () => {
+  it.each([
+    ["no key twice; a colon inside a string after no quote is no key end", '{"a": 1, "b": {"a": "x: y"}}', false],
+    ["a key twice", '{"a": 1, "a": 2}', true],
+    ["JSON whitespace between a key and its colon", '{"a" \r\n\t : 1, "a"\n:2}', true],
+    ["a colon after a quote inside a string counts, never less", '{"a": "x\\":"}', true],
+  ] as const)("%s", (_name, text, expected) => {
+    expect(mayHaveDuplicateKeys(text, JSON.parse(text))).toBe(expected);
+  });
+
+  it("is true whenever a key is written twice, whatever whitespace sits around the colons", () => {
+    const tree = fc.letrec<{ node: Node }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue({ maxDepth: 0 }).map((leaf): Node => ({ kind: "leaf", text: JSON.stringify(leaf) })),
+        fc.array(tie("node"), { maxLength: 4 }).map((items): Node => ({ kind: "array", items })),
+        fc.array(fc.tuple(fc.constantFrom("a", "a", "b", 'q":', "\\", ":"), tie("node")), { maxLength: 5 }).map((entries): Node => ({ kind: "object", entries })),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(tree, fc.constantFrom("", " ", "\n", "\t \r\n"), (node, space) => {
+        const text = write(node, space);
+        const value: unknown = JSON.parse(text);
+        if (findDuplicateKeys(text).length > 0) expect(mayHaveDuplicateKeys(text, value)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 type Node =
   | { readonly kind: "leaf"; readonly text: string }
   | { readonly kind: "array"; readonly items: readonly Node[] }
   | { readonly kind: "object"; readonly entries: readonly (readonly [string, Node])[] };
 
-function write(node: Node): string {
+/** The tree as JSON text, with `space` on both sides of every colon. */
+function write(node: Node, space = ""): string {
   if (node.kind === "leaf") return node.text;
-  if (node.kind === "array") return `[${node.items.map(write).join(",")}]`;
-  return `{${node.entries.map(([key, value]) => `${JSON.stringify(key)}:${write(value)}`).join(",")}}`;
+  if (node.kind === "array") return `[${node.items.map((item) => write(item, space)).join(",")}]`;
+  return `{${node.entries.map(([key, value]) => `${JSON.stringify(key)}${space}:${space}${write(value, space)}`).join(",")}}`;
 }
 
 /** The reference: count each object's keys on the tree, recursively (the trees here are shallow). */
