@@ -160,8 +160,7 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
   const report = running instanceof Promise ? await running : running;
   // A return found inside prose (a fenced block, a <task_result>) starts further down the input.
   const start = text === whole ? 0 : whole.indexOf(text);
-  const configured: AnyRule[] = [];
-  for (const { rule } of rules) configured.push(rule);
+  const configured = rules.map(ruleOf);
   // Every field written out: a spread of the report would cost more than the rules that made it.
   const validation: Writable<ValidationReport> = {
     ok: report.ok,
@@ -185,6 +184,10 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+function ruleOf({ rule }: { readonly rule: AnyRule }): AnyRule {
+  return rule;
+}
 
 /** What json-structure sees when the metadata file is not there. */
 function missingReturn(file: string): { text: string; origin: ReturnOrigin; parse: ParseOutcome } {
@@ -212,14 +215,24 @@ function ruleTimeoutFromEnv(): number {
   return Number(given);
 }
 
-const EXPECTED_KEYS = ["sessionId", "agent", "task", "taskType", "since", "gitBase", "transcriptPath", "returnFile", "staleAfterSeconds", "now"] as const;
-
+/** The caller's word on the delegation, each field written out (a keyed loop over the options costs more than the rules it feeds): a blank one is not given. */
 function expectedOf(options: ValidateOptions): Expected {
-  const expected: Record<string, unknown> = {};
-  for (const key of EXPECTED_KEYS) {
-    if (options[key] !== undefined && options[key] !== "") expected[key] = options[key];
-  }
+  const expected: Writable<Expected> = {};
+  if (given(options.sessionId)) expected.sessionId = options.sessionId;
+  if (given(options.agent)) expected.agent = options.agent;
+  if (given(options.task)) expected.task = options.task;
+  if (given(options.taskType)) expected.taskType = options.taskType;
+  if (given(options.since)) expected.since = options.since;
+  if (given(options.gitBase)) expected.gitBase = options.gitBase;
+  if (given(options.transcriptPath)) expected.transcriptPath = options.transcriptPath;
+  if (given(options.returnFile)) expected.returnFile = options.returnFile;
+  if (given(options.staleAfterSeconds)) expected.staleAfterSeconds = options.staleAfterSeconds;
+  if (given(options.now)) expected.now = options.now;
   return expected;
+}
+
+function given<T>(value: T | undefined): value is T {
+  return value !== undefined && (value as unknown) !== "";
 }
 
 /** The return inside the input, parsed once: bare JSON (the common case) skips the search. */

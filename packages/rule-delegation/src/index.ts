@@ -24,6 +24,8 @@ const isName = (value: unknown): value is string => typeof value === "string" &&
 
 const chain = (path: readonly string[]): string => (path.length === 0 ? "(empty)" : path.join(" → "));
 
+const at = (...tokens: (string | number)[]): string => pointerOf("metadata", ...tokens);
+
 /** orchestration-validation.md, "Delegation safety": no agent twice in the chain, no chain deeper than the limit. */
 export default defineRule<Options>({
   id: "delegation",
@@ -116,7 +118,6 @@ export default defineRule<Options>({
     const metadata = context.value.metadata;
     if (!isObject(metadata)) return; // required-fields reports a missing or mistyped metadata
     const { maxDepth, requireFields, pathEnd, depthMatchesPath } = context.options;
-    const at = (...tokens: (string | number)[]): string => pointerOf("metadata", ...tokens);
     let problems = 0;
     const fail = (descriptor: ReportDescriptor): void => {
       problems += 1;
@@ -143,10 +144,14 @@ export default defineRule<Options>({
     let path: string[] | undefined;
     if (Array.isArray(rawPath)) {
       const entries = rawPath as unknown[];
-      entries.forEach((entry, index) => {
-        if (!isName(entry)) fail({ messageId: "pathEntryNotString", data: { index, received: shown(entry) }, pointer: at("delegation_path", index) });
-      });
-      if (entries.every(isName)) path = entries;
+      let names = true;
+      for (let index = 0; index < entries.length; index += 1) {
+        const entry = entries[index];
+        if (isName(entry)) continue;
+        names = false;
+        fail({ messageId: "pathEntryNotString", data: { index, received: shown(entry) }, pointer: at("delegation_path", index) });
+      }
+      if (names) path = entries as string[];
     } else if (rawPath !== undefined) {
       fail({ messageId: "pathNotArray", data: { received: shown(rawPath) }, pointer: at("delegation_path") });
     }
@@ -161,15 +166,14 @@ export default defineRule<Options>({
     }
 
     if (path !== undefined) {
-      const seen = new Set<string>();
-      const reported = new Set<string>();
-      path.forEach((name, index) => {
-        if (seen.has(name) && !reported.has(name)) {
-          reported.add(name);
-          fail({ messageId: "cycleDetected", data: { repeated: name, index, path: pathText }, pointer: at("delegation_path", index) });
-        }
-        seen.add(name);
-      });
+      // Each name's second appearance is a cycle, reported once.
+      const seen = new Map<string, number>();
+      for (let index = 0; index < path.length; index += 1) {
+        const name = path[index] ?? "";
+        const times = (seen.get(name) ?? 0) + 1;
+        seen.set(name, times);
+        if (times === 2) fail({ messageId: "cycleDetected", data: { repeated: name, index, path: pathText }, pointer: at("delegation_path", index) });
+      }
       const last = path.at(-1);
       if (last === undefined) advise(pathEnd, { messageId: "emptyPath", pointer: at("delegation_path") });
       else if (agent !== undefined && last !== agent) {

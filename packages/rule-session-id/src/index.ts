@@ -46,11 +46,11 @@ export default defineRule<Options>({
   },
   check(context) {
     const pointer = pointerFromPath(context.options.field);
-    const field = tokensOf(pointer).join(".");
     const actual = valueAt(context.value, pointer);
     if (actual === undefined) {
       const found = ELSEWHERE.find((other) => other !== pointer && valueAt(context.value, other) !== undefined);
       if (found !== undefined) {
+        const field = tokensOf(pointer).join(".");
         context.report({ messageId: "misplaced", data: { found: tokensOf(found).join("."), field }, pointer: found });
       }
       return; // a plain absence is required-fields' to report

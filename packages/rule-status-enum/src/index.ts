@@ -22,8 +22,27 @@ interface Options {
   statuses?: string[];
 }
 
-function allowedStatuses(options: Options, command: string | null): string[] {
-  if (options.statuses !== undefined) return options.statuses;
+/** Per options object (one per configuration), per command: the statuses allowed, worked out once. */
+const allowedCache = new WeakMap<Options, Map<string | null, readonly string[]>>();
+
+function allowedStatuses(options: Options, command: string | null): readonly string[] {
+  let byCommand = allowedCache.get(options);
+  if (byCommand === undefined) {
+    byCommand = new Map();
+    allowedCache.set(options, byCommand);
+  }
+  let allowed = byCommand.get(command);
+  if (allowed === undefined) {
+    allowed = statusesFor(options, command);
+    // Commands are a handful; a caller inventing one per return must not grow the cache without bound.
+    if (byCommand.size >= 64) byCommand.clear();
+    byCommand.set(command, allowed);
+  }
+  return allowed;
+}
+
+function statusesFor(options: Options, command: string | null): readonly string[] {
+  if (options.statuses !== undefined) return [...options.statuses];
   const contextualSuccess = command === null ? undefined : COMMAND_SUCCESS[command];
   const success =
     options.variant === "legacy" ? [LEGACY_STATUSES[0]] : contextualSuccess === undefined ? [...CONTEXTUAL_SUCCESS] : [contextualSuccess];
@@ -108,14 +127,14 @@ export default defineRule<Options>({
     if (status === undefined || status === null) return; // required-fields reports it
     const { command, options } = context;
     const allowed = allowedStatuses(options, command);
+    if (typeof status === "string" && allowed.includes(status)) {
+      context.pass({ messageId: "validStatus", data: { status } });
+      return;
+    }
     const scope = command === null || options.statuses !== undefined ? "" : ` for /${command}`;
     if (typeof status !== "string") {
       const data = { allowed: allowed.join(", "), scope, type: jsonType(status), value: preview(status, 40) };
       context.report({ messageId: "notAString", data, pointer: "/status" });
-      return;
-    }
-    if (allowed.includes(status)) {
-      context.pass({ messageId: "validStatus", data: { status } });
       return;
     }
     context.report({ messageId: "invalidStatus", data: { status, allowed: allowed.join(", "), scope, ...suggestionFor(status, allowed, options, command) }, pointer: "/status" });

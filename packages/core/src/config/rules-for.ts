@@ -24,8 +24,25 @@ export interface ResolvedRules {
   readonly detection?: Detection;
 }
 
-/** Per config, the resolution of each (command, preset, detected format): scan and the API resolve it once, not per return. */
-const resolved = new WeakMap<LoadedConfig, Map<string, ResolvedRules>>();
+/**
+ * Per config, the resolution of each (command, preset, detected format): scan and the API resolve
+ * it once, not per return. Nested maps keyed by the strings as given: no key is built per return.
+ */
+const resolved = new WeakMap<LoadedConfig, Map<string | null, Map<string | undefined, Map<string | undefined, ResolvedRules>>>>();
+
+/** Commands and presets are a handful per config; a caller inventing one per return must not grow the cache without bound. */
+const MAX_CACHED = 1024;
+
+/** The map under `key`, made on first use. */
+function child<K, V>(map: Map<K, Map<string | undefined, V>>, key: K): Map<string | undefined, V> {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = new Map();
+    if (map.size >= MAX_CACHED) map.clear();
+    map.set(key, value);
+  }
+  return value;
+}
 
 /** The rules, in order, and the format for one return to one command. */
 export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRules {
@@ -33,16 +50,16 @@ export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRu
   const presetName = input.preset ?? command?.preset ?? loaded.config.preset ?? "auto";
   const detection = presetName === "auto" ? detectFormat(input.value, input.source) : undefined;
   const format = detection?.format;
-  const key = `${input.command ?? ""}\0${presetName}\0${format ?? ""}`;
-  let cache = resolved.get(loaded);
-  if (cache === undefined) {
-    cache = new Map();
-    resolved.set(loaded, cache);
+  let byCommand = resolved.get(loaded);
+  if (byCommand === undefined) {
+    byCommand = new Map();
+    resolved.set(loaded, byCommand);
   }
-  let result = cache.get(key);
+  const byFormat = child(child(byCommand, input.command), presetName);
+  let result = byFormat.get(format);
   if (result === undefined) {
     result = resolveRules(loaded, command, presetName, format);
-    cache.set(key, result);
+    byFormat.set(format, result);
   }
   // Written out, not spread: this runs for every return.
   return detection === undefined ? result : { format: result.format, preset: result.preset, rules: result.rules, detection };
