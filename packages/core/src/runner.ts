@@ -127,26 +127,35 @@ function runFrom(run: Run, first: number): Report | Promise<Report> {
     if (configured === undefined) continue;
     if ((configured.rule.meta.input ?? "object") === "object" && !isObject(run.parsedValue)) continue;
     const isolated = isolatedModule(configured.rule);
-    const running = isolated === undefined ? runRule(configured, shared, input.files, timeoutMs) : runIsolated(isolated, configured, shared, input.files, timeoutMs);
-    // Only an asynchronous check costs a turn of the event loop.
-    if (running instanceof Promise) {
-      return running.then((settled) => {
-        record(run, configured, settled);
+    if (isolated !== undefined) {
+      return runIsolated(isolated, configured, shared, input.files, timeoutMs).then(({ own, failure }) => {
+        // One at a time: a spread of a hundred thousand results would overflow the stack.
+        for (const result of own) run.results.push(result);
+        recordFailure(run, configured, failure);
         return runFrom(run, index + 1);
       });
     }
-    record(run, configured, running);
+    // In this thread, the rule's results go straight into the run's: rules run one after another.
+    const { rule } = configured;
+    const recording = new Recording(rule, shared.names, run.results);
+    const context = new Context(shared, configured.options, input.files, recording, configured.severity === "error" ? "fail" : "warn");
+    const settled = settle(rule, context, timeoutMs);
+    // Only an asynchronous check costs a turn of the event loop.
+    if (settled instanceof Promise) {
+      return settled.then((outcome) => {
+        recordFailure(run, configured, recording.finish(outcome, context));
+        return runFrom(run, index + 1);
+      });
+    }
+    recordFailure(run, configured, recording.finish(settled, context));
   }
   return reportOf(run);
 }
 
-function record(run: Run, configured: ConfiguredRule, { own, failure }: RuleRun): void {
-  // One at a time: a spread of a hundred thousand results would overflow the stack.
-  for (const result of own) run.results.push(result);
-  if (failure !== undefined) {
-    run.internalError = true;
-    run.results.push(internalFailure(configured, failure, run.timeoutMs));
-  }
+function recordFailure(run: Run, configured: ConfiguredRule, failure: Failure | undefined): void {
+  if (failure === undefined) return;
+  run.internalError = true;
+  run.results.push(internalFailure(configured, failure, run.timeoutMs));
 }
 
 function reportOf({ input, shared, results, internalError }: Run): Report {
@@ -181,15 +190,19 @@ export function runRule(
   timeoutMs: number | undefined,
 ): RuleRun | Promise<RuleRun> {
   const { rule } = configured;
-  const run = new Recording(rule, shared.names);
+  const own: Result[] = [];
+  const run = new Recording(rule, shared.names, own);
   const context = new Context(shared, configured.options, files, run, configured.severity === "error" ? "fail" : "warn");
   const settled = settle(rule, context, timeoutMs);
-  return settled instanceof Promise ? settled.then((outcome) => run.finish(outcome, context)) : run.finish(settled, context);
+  return settled instanceof Promise ? settled.then((outcome) => ruleRun(own, run.finish(outcome, context))) : ruleRun(own, run.finish(settled, context));
+}
+
+function ruleRun(own: readonly Result[], failure: Failure | undefined): RuleRun {
+  return failure === undefined ? { own } : { own, failure };
 }
 
 /** What one rule's check reported, until it settles. One object per rule and run: the hot path allocates little. */
 class Recording {
-  readonly own: Result[] = [];
   // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
   private open = true;
   // Kept even if the rule catches what report threw.
@@ -198,24 +211,26 @@ class Recording {
   constructor(
     private readonly rule: AnyRule,
     private readonly names: MessageData,
+    /** Where the results go, in the order reported. */
+    private readonly results: Result[],
   ) {}
 
   emit(level: Level, descriptor: ReportDescriptor): void {
     if (!this.open) return;
     try {
       const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
-      this.own.push(toResult(this.rule, effective, descriptor, this.names));
+      this.results.push(toResult(this.rule, effective, descriptor, this.names));
     } catch (error) {
       this.misreport ??= { kind: "threw", reason: describeError(error) };
       throw error;
     }
   }
 
-  finish(outcome: Failure | undefined, context: Context): RuleRun {
+  /** Closes the recording; why the rule's verdict is missing, if it is. */
+  finish(outcome: Failure | undefined, context: Context): Failure | undefined {
     this.open = false;
-    const failure = this.misreport ?? outcome;
     if (outcome?.kind === "timedOut") context.abort();
-    return failure === undefined ? { own: this.own } : { own: this.own, failure };
+    return this.misreport ?? outcome;
   }
 }
 

@@ -130,7 +130,7 @@ export default defineRule<Options>({
     };
 
     for (const field of FIELDS) {
-      if (metadata[field] === undefined || metadata[field] === null) advise(requireFields, { messageId: "missingField", data: { field }, pointer: at(field) });
+      if (requireFields !== "off" && (metadata[field] === undefined || metadata[field] === null)) advise(requireFields, { messageId: "missingField", data: { field }, pointer: at(field) });
     }
 
     // null is absent, as required-fields counts it
@@ -175,11 +175,14 @@ export default defineRule<Options>({
         if (times === 2) fail({ messageId: "cycleDetected", data: { repeated: name, index, path: pathText }, pointer: at("delegation_path", index) });
       }
       const last = path.at(-1);
-      if (last === undefined) advise(pathEnd, { messageId: "emptyPath", pointer: at("delegation_path") });
-      else if (agent !== undefined && last !== agent) {
-        advise(pathEnd, { messageId: "pathEndMismatch", data: { last, agentType: agent, path: pathText }, pointer: at("delegation_path") });
+      // An advice turned off builds no descriptor.
+      if (pathEnd !== "off") {
+        if (last === undefined) advise(pathEnd, { messageId: "emptyPath", pointer: at("delegation_path") });
+        else if (agent !== undefined && last !== agent) {
+          advise(pathEnd, { messageId: "pathEndMismatch", data: { last, agentType: agent, path: pathText }, pointer: at("delegation_path") });
+        }
       }
-      if (depth !== undefined && path.length > 0 && depth !== path.length - 1) {
+      if (depthMatchesPath !== "off" && depth !== undefined && path.length > 0 && depth !== path.length - 1) {
         const data = { depth, length: path.length, implied: path.length - 1, path: pathText };
         advise(depthMatchesPath, { messageId: "depthMismatch", data, pointer: at("delegation_depth") });
       }
