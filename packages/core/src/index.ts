@@ -2,7 +2,7 @@ export type * from "./types.js";
 export { defineRule } from "./define-rule.js";
 export { EXIT, ReturnlintError, exitCodeOf, isReturnlintError, type ErrorCode, type ExitCode } from "./errors.js";
 export { fillTemplate, MAX_QUOTED_CHARS, placeholders, quoted } from "./messages.js";
-export { escapeToken, isObject, pointerFromPath, pointerOf, tokensOf, valueAt } from "./pointer.js";
+export { escapeToken, isObject, pointerFromPath, pointerOf, tokensOf, valueAt, valueAtTokens } from "./pointer.js";
 export { jsonText, jsonType, preview } from "./json/render.js";
 export { parseReturn } from "./json.js";
 export { decodeUtf8, stripBom } from "./json/utf8.js";

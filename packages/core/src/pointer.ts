@@ -45,8 +45,13 @@ export function tokensOf(pointer: string): readonly string[] {
 
 /** The value at `pointer`, or `undefined` when any step is missing. */
 export function valueAt(root: unknown, pointer: string): unknown {
+  return valueAtTokens(root, tokensOf(pointer));
+}
+
+/** valueAt for a pointer already split (tokensOf): a rule that looks up the same fields for every return splits them once. */
+export function valueAtTokens(root: unknown, tokens: readonly string[]): unknown {
   let current: unknown = root;
-  for (const token of tokensOf(pointer)) {
+  for (const token of tokens) {
     if (Array.isArray(current)) {
       current = /^(0|[1-9]\d*)$/.test(token) ? current[Number(token)] : undefined;
     } else if (isObject(current) && Object.hasOwn(current, token)) {

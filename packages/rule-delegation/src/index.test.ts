@@ -50,6 +50,15 @@ new RuleTester({ describe, it }).run(rule, {
       ],
     },
     {
+      name: "a long path: each repeated agent is one cycle, the same as in a short one",
+      input: agent("k", 3, ["o", "a", "b", "c", "d", "e", "f", "g", "h", "a", "i", "b", "a", "k"]),
+      options: { maxDepth: 20 },
+      errors: [
+        { messageId: "cycleDetected", pointer: "/metadata/delegation_path/9", data: { repeated: "a", index: 9 } },
+        { messageId: "cycleDetected", pointer: "/metadata/delegation_path/11", data: { repeated: "b", index: 11 } },
+      ],
+    },
+    {
       name: "missing delegation fields (the seeds' Missing metadata field)",
       input: returned({}),
       errors: [

@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, isObject, jsonType, pointerOf, preview, type ReportDescriptor } from "@returnlint/core";
+import { defineRule, docsUrl, isObject, jsonType, pointerOf, preview, type ReportDescriptor, type RuleContext } from "@returnlint/core";
 
 type Setting = "error" | "warn" | "off";
 
@@ -25,6 +25,29 @@ const isName = (value: unknown): value is string => typeof value === "string" &&
 const chain = (path: readonly string[]): string => (path.length === 0 ? "(empty)" : path.join(" → "));
 
 const at = (...tokens: (string | number)[]): string => pointerOf("metadata", ...tokens);
+
+/** Reports a problem; counts 1. */
+function fail(context: RuleContext<Options>, descriptor: ReportDescriptor): number {
+  context.report(descriptor);
+  return 1;
+}
+
+/** An advisory check reports as its option says: as configured (a problem: counts 1), as a warning only, or not at all. */
+function advise(context: RuleContext<Options>, setting: Setting, descriptor: ReportDescriptor): number {
+  if (setting === "error") return fail(context, descriptor);
+  if (setting === "warn") context.report({ ...descriptor, level: "warn" });
+  return 0;
+}
+
+/** Up to this many agents, a path is searched for a repeated name pair by pair. */
+const SHORT_PATH = 8;
+
+function hasRepeat(path: readonly string[]): boolean {
+  for (let index = 1; index < path.length; index += 1) {
+    for (let earlier = 0; earlier < index; earlier += 1) if (path[earlier] === path[index]) return true;
+  }
+  return false;
+}
 
 /** orchestration-validation.md, "Delegation safety": no agent twice in the chain, no chain deeper than the limit. */
 export default defineRule<Options>({
@@ -119,25 +142,16 @@ export default defineRule<Options>({
     if (!isObject(metadata)) return; // required-fields reports a missing or mistyped metadata
     const { maxDepth, requireFields, pathEnd, depthMatchesPath } = context.options;
     let problems = 0;
-    const fail = (descriptor: ReportDescriptor): void => {
-      problems += 1;
-      context.report(descriptor);
-    };
-    // An advisory check reports as its option says: as configured, as a warning only, or not at all.
-    const advise = (setting: Setting, descriptor: ReportDescriptor): void => {
-      if (setting === "error") fail(descriptor);
-      else if (setting === "warn") context.report({ ...descriptor, level: "warn" });
-    };
 
     for (const field of FIELDS) {
-      if (requireFields !== "off" && (metadata[field] === undefined || metadata[field] === null)) advise(requireFields, { messageId: "missingField", data: { field }, pointer: at(field) });
+      if (requireFields !== "off" && (metadata[field] === undefined || metadata[field] === null)) problems += advise(context, requireFields, { messageId: "missingField", data: { field }, pointer: at(field) });
     }
 
     // null is absent, as required-fields counts it
     const agentType = metadata.agent_type ?? undefined;
     const agent = isName(agentType) ? agentType : undefined;
     if (agentType !== undefined && agent === undefined) {
-      fail({ messageId: "invalidAgentType", data: { received: shown(agentType) }, pointer: at("agent_type") });
+      problems += fail(context, { messageId: "invalidAgentType", data: { received: shown(agentType) }, pointer: at("agent_type") });
     }
 
     const rawPath = metadata.delegation_path ?? undefined;
@@ -149,42 +163,44 @@ export default defineRule<Options>({
         const entry = entries[index];
         if (isName(entry)) continue;
         names = false;
-        fail({ messageId: "pathEntryNotString", data: { index, received: shown(entry) }, pointer: at("delegation_path", index) });
+        problems += fail(context, { messageId: "pathEntryNotString", data: { index, received: shown(entry) }, pointer: at("delegation_path", index) });
       }
       if (names) path = entries as string[];
     } else if (rawPath !== undefined) {
-      fail({ messageId: "pathNotArray", data: { received: shown(rawPath) }, pointer: at("delegation_path") });
+      problems += fail(context, { messageId: "pathNotArray", data: { received: shown(rawPath) }, pointer: at("delegation_path") });
     }
     const pathText = path === undefined ? "unknown" : chain(path);
 
     const rawDepth = metadata.delegation_depth ?? undefined;
     const depth = Number.isInteger(rawDepth) && (rawDepth as number) >= 0 ? (rawDepth as number) : undefined;
     if (rawDepth !== undefined && depth === undefined) {
-      fail({ messageId: "invalidDepth", data: { received: shown(rawDepth), maxDepth }, pointer: at("delegation_depth") });
+      problems += fail(context, { messageId: "invalidDepth", data: { received: shown(rawDepth), maxDepth }, pointer: at("delegation_depth") });
     } else if (depth !== undefined && depth > maxDepth) {
-      fail({ messageId: "maxDepthExceeded", data: { depth, maxDepth, path: pathText }, pointer: at("delegation_depth") });
+      problems += fail(context, { messageId: "maxDepthExceeded", data: { depth, maxDepth, path: pathText }, pointer: at("delegation_depth") });
     }
 
     if (path !== undefined) {
-      // Each name's second appearance is a cycle, reported once.
-      const seen = new Map<string, number>();
-      for (let index = 0; index < path.length; index += 1) {
-        const name = path[index] ?? "";
-        const times = (seen.get(name) ?? 0) + 1;
-        seen.set(name, times);
-        if (times === 2) fail({ messageId: "cycleDetected", data: { repeated: name, index, path: pathText }, pointer: at("delegation_path", index) });
+      // Each name's second appearance is a cycle, reported once. A short path without a repeat needs no map.
+      if (path.length > SHORT_PATH || hasRepeat(path)) {
+        const seen = new Map<string, number>();
+        for (let index = 0; index < path.length; index += 1) {
+          const name = path[index] ?? "";
+          const times = (seen.get(name) ?? 0) + 1;
+          seen.set(name, times);
+          if (times === 2) problems += fail(context, { messageId: "cycleDetected", data: { repeated: name, index, path: pathText }, pointer: at("delegation_path", index) });
+        }
       }
       const last = path.at(-1);
       // An advice turned off builds no descriptor.
       if (pathEnd !== "off") {
-        if (last === undefined) advise(pathEnd, { messageId: "emptyPath", pointer: at("delegation_path") });
+        if (last === undefined) problems += advise(context, pathEnd, { messageId: "emptyPath", pointer: at("delegation_path") });
         else if (agent !== undefined && last !== agent) {
-          advise(pathEnd, { messageId: "pathEndMismatch", data: { last, agentType: agent, path: pathText }, pointer: at("delegation_path") });
+          problems += advise(context, pathEnd, { messageId: "pathEndMismatch", data: { last, agentType: agent, path: pathText }, pointer: at("delegation_path") });
         }
       }
       if (depthMatchesPath !== "off" && depth !== undefined && path.length > 0 && depth !== path.length - 1) {
         const data = { depth, length: path.length, implied: path.length - 1, path: pathText };
-        advise(depthMatchesPath, { messageId: "depthMismatch", data, pointer: at("delegation_depth") });
+        problems += advise(context, depthMatchesPath, { messageId: "depthMismatch", data, pointer: at("delegation_depth") });
       }
     }
 

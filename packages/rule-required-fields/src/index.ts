@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, jsonType, pointerFromPath, preview, tokensOf, valueAt } from "@returnlint/core";
+import { defineRule, docsUrl, jsonType, pointerFromPath, preview, tokensOf, valueAtTokens } from "@returnlint/core";
 
 type FieldType = "string" | "number" | "integer" | "boolean" | "array" | "object";
 
@@ -84,15 +84,14 @@ export default defineRule<Options>({
     },
   },
   check(context) {
-    const { types, fields } = prepared(context.options);
-    const unusable = new Set<string>();
+    // Missing or mistyped fields, by key: a field under one is already reported through it.
+    let unusable: Set<string> | undefined;
     let problems = 0;
-    for (const { field, pointer, tokens, name, key, parents } of fields) {
-      // A field under a missing or mistyped parent is already reported through its parent.
-      if (unusable.size > 0 && parents.some((parent) => unusable.has(parent))) continue;
-      const value = valueAt(context.value, pointer);
+    for (const { pointer, tokens, name, key, parents, expected } of prepared(context.options)) {
+      if (unusable !== undefined && parents.some((parent) => unusable?.has(parent) === true)) continue;
+      const value = valueAtTokens(context.value, tokens);
       if (value === undefined || value === null) {
-        unusable.add(key);
+        (unusable ??= new Set()).add(key);
         problems += 1;
         const inMetadata = tokens.length === 2 && tokens[0] === "metadata";
         context.report(
@@ -102,9 +101,8 @@ export default defineRule<Options>({
         );
         continue;
       }
-      const expected = types[name] ?? types[field];
       if (expected !== undefined && !hasType(value, expected)) {
-        unusable.add(key);
+        (unusable ??= new Set()).add(key);
         problems += 1;
         context.report({
           messageId: "wrongType",
@@ -119,8 +117,6 @@ export default defineRule<Options>({
 
 /** One configured field, worked out once per options object. */
 interface Field {
-  /** As the options name it. */
-  readonly field: string;
   readonly pointer: string;
   readonly tokens: readonly string[];
   /** As messages name it: the tokens joined with dots. */
@@ -129,28 +125,25 @@ interface Field {
   readonly key: string;
   /** The keys of the field's ancestors, the root ("") first. */
   readonly parents: readonly string[];
-}
-
-interface Prepared {
-  readonly types: Readonly<Record<string, FieldType>>;
-  readonly fields: readonly Field[];
+  /** The JSON type it must have, by its dotted name or as the options name it; none for a field of no known type. */
+  readonly expected: FieldType | undefined;
 }
 
 /** The options of one configuration are the same object for every return: their pointers, names and types are worked out once. */
-const preparedOptions = new WeakMap<Options, Prepared>();
+const preparedOptions = new WeakMap<Options, readonly Field[]>();
 
-function prepared(options: Options): Prepared {
-  let found = preparedOptions.get(options);
-  if (found === undefined) {
-    found = {
-      types: { ...SEED_TYPES, ...options.types },
-      fields: options.fields.map((field): Field => {
-        const pointer = pointerFromPath(field);
-        const tokens = tokensOf(pointer);
-        return { field, pointer, tokens, name: tokens.join("."), key: tokens.join("/"), parents: tokens.map((_, index) => tokens.slice(0, index).join("/")) };
-      }),
-    };
-    preparedOptions.set(options, found);
+function prepared(options: Options): readonly Field[] {
+  let fields = preparedOptions.get(options);
+  if (fields === undefined) {
+    const types: Readonly<Record<string, FieldType>> = { ...SEED_TYPES, ...options.types };
+    fields = options.fields.map((field): Field => {
+      const pointer = pointerFromPath(field);
+      const tokens = tokensOf(pointer);
+      const name = tokens.join(".");
+      const parents = tokens.map((_, index) => tokens.slice(0, index).join("/"));
+      return { pointer, tokens, name, key: tokens.join("/"), parents, expected: types[name] ?? types[field] };
+    });
+    preparedOptions.set(options, fields);
   }
-  return found;
+  return fields;
 }
