@@ -1,3 +1,4 @@
+import path from "node:path";
 import {
   DEFAULT_RULE_TIMEOUT_MS,
   ReturnlintError,
@@ -11,6 +12,7 @@ import {
   stripBom,
   type AnyRule,
   type Expected,
+  type FileCheck,
   type PrecompiledValidators,
   type SchemaValidator,
   type FileView,
@@ -145,7 +147,7 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     preset: options.preset,
     source: fromFile ? (options.source ?? "a metadata file") : undefined,
   });
-  const files = options.files ?? createFileView(options.root ?? options.cwd ?? process.cwd(), { returnFiles: options.returnFiles ?? [] });
+  const files = options.files ?? fileViewOf(options.root ?? options.cwd ?? process.cwd(), options.returnFiles ?? []);
   const running = runRulesEagerly({
     text,
     parse,
@@ -187,6 +189,45 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 function ruleOf({ rule }: { readonly rule: AnyRule }): AnyRule {
   return rule;
+}
+
+/** core's file view over `root`; over an absolute root, made only when a rule first looks at it. */
+function fileViewOf(root: string, returnFiles: readonly Identity[]): FileView {
+  // A relative root is resolved against the cwd now, as the caller meant it.
+  return path.isAbsolute(root) ? new FileViewOnUse(root, returnFiles) : createFileView(root, { returnFiles });
+}
+
+/**
+ * core's file view, made when a rule first asks for the root or a file: a return whose rules look
+ * at no file (artifacts off) pays for none. Over an absolute root only, which needs no cwd, so
+ * the view is the same whenever it is made.
+ */
+class FileViewOnUse implements FileView {
+  readonly #given: string;
+  readonly #returnFiles: readonly Identity[];
+  #view: FileView | undefined;
+
+  constructor(given: string, returnFiles: readonly Identity[]) {
+    this.#given = given;
+    this.#returnFiles = returnFiles;
+  }
+
+  get root(): string {
+    return this.#made().root;
+  }
+
+  check(file: string): FileCheck {
+    return this.#made().check(file);
+  }
+
+  read(file: string, maxBytes: number): string | null {
+    return this.#made().read(file, maxBytes);
+  }
+
+  #made(): FileView {
+    this.#view ??= createFileView(this.#given, { returnFiles: this.#returnFiles });
+    return this.#view;
+  }
 }
 
 /** What json-structure sees when the metadata file is not there. */

@@ -137,17 +137,16 @@ function runFrom(run: Run, first: number): Report | Promise<Report> {
     }
     // In this thread, the rule's results go straight into the run's: rules run one after another.
     const { rule } = configured;
-    const recording = new Recording(rule, shared.names, run.results);
-    const context = new Context(shared, configured.options, input.files, recording, configured.severity === "error" ? "fail" : "warn");
+    const context = new Context(shared, configured.options, input.files, rule, run.results, configured.severity === "error" ? "fail" : "warn");
     const settled = settle(rule, context, timeoutMs);
     // Only an asynchronous check costs a turn of the event loop.
     if (settled instanceof Promise) {
       return settled.then((outcome) => {
-        recordFailure(run, configured, recording.finish(outcome, context));
+        recordFailure(run, configured, Context.finish(context, outcome));
         return runFrom(run, index + 1);
       });
     }
-    recordFailure(run, configured, recording.finish(settled, context));
+    recordFailure(run, configured, Context.finish(context, settled));
   }
   return reportOf(run);
 }
@@ -191,50 +190,21 @@ export function runRule(
 ): RuleRun | Promise<RuleRun> {
   const { rule } = configured;
   const own: Result[] = [];
-  const run = new Recording(rule, shared.names, own);
-  const context = new Context(shared, configured.options, files, run, configured.severity === "error" ? "fail" : "warn");
+  const context = new Context(shared, configured.options, files, rule, own, configured.severity === "error" ? "fail" : "warn");
   const settled = settle(rule, context, timeoutMs);
-  return settled instanceof Promise ? settled.then((outcome) => ruleRun(own, run.finish(outcome, context))) : ruleRun(own, run.finish(settled, context));
+  return settled instanceof Promise ? settled.then((outcome) => ruleRun(own, Context.finish(context, outcome))) : ruleRun(own, Context.finish(context, settled));
 }
 
 function ruleRun(own: readonly Result[], failure: Failure | undefined): RuleRun {
   return failure === undefined ? { own } : { own, failure };
 }
 
-/** What one rule's check reported, until it settles. One object per rule and run: the hot path allocates little. */
-class Recording {
-  // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
-  private open = true;
-  // Kept even if the rule catches what report threw.
-  private misreport: Failure | undefined;
-
-  constructor(
-    private readonly rule: AnyRule,
-    private readonly names: MessageData,
-    /** Where the results go, in the order reported. */
-    private readonly results: Result[],
-  ) {}
-
-  emit(level: Level, descriptor: ReportDescriptor): void {
-    if (!this.open) return;
-    try {
-      const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
-      this.results.push(toResult(this.rule, effective, descriptor, this.names));
-    } catch (error) {
-      this.misreport ??= { kind: "threw", reason: describeError(error) };
-      throw error;
-    }
-  }
-
-  /** Closes the recording; why the rule's verdict is missing, if it is. */
-  finish(outcome: Failure | undefined, context: Context): Failure | undefined {
-    this.open = false;
-    if (outcome?.kind === "timedOut") context.abort();
-    return this.misreport ?? outcome;
-  }
-}
-
-/** One rule's context. A class, so that the lazy `signal` costs a rule that never looks at it nothing. */
+/**
+ * One rule's context, and what its check reports until it settles. A class, so that the lazy
+ * `signal` costs a rule that never looks at it nothing; the recording is in private (#) fields,
+ * out of the rule's sight. One object and its three report functions per rule and run: the hot
+ * path allocates little.
+ */
 class Context implements RuleContext<unknown> {
   readonly value: JsonObject;
   readonly text: string;
@@ -250,11 +220,21 @@ class Context implements RuleContext<unknown> {
   readonly pass: (descriptor: ReportDescriptor) => void;
   readonly info: (descriptor: ReportDescriptor) => void;
 
+  readonly #rule: AnyRule;
+  readonly #names: MessageData;
+  /** Where the results go, in the order reported. */
+  readonly #results: Result[];
+  // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
+  #open = true;
+  // Kept even if the rule catches what report threw.
+  #misreport: Failure | undefined;
+
   constructor(
     shared: SharedContext,
     readonly options: unknown,
     readonly files: FileView,
-    run: Recording,
+    rule: AnyRule,
+    results: Result[],
     level: "fail" | "warn",
   ) {
     this.value = shared.value;
@@ -264,15 +244,36 @@ class Context implements RuleContext<unknown> {
     this.format = shared.format;
     this.expected = shared.expected;
     this.agent = shared.agent;
+    this.#rule = rule;
+    this.#names = shared.names;
+    this.#results = results;
     this.report = (descriptor) => {
-      run.emit(level, descriptor);
+      this.#emit(level, descriptor);
     };
     this.pass = (descriptor) => {
-      run.emit("pass", descriptor);
+      this.#emit("pass", descriptor);
     };
     this.info = (descriptor) => {
-      run.emit("info", descriptor);
+      this.#emit("info", descriptor);
     };
+  }
+
+  #emit(level: Level, descriptor: ReportDescriptor): void {
+    if (!this.#open) return;
+    try {
+      const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
+      this.#results.push(toResult(this.#rule, effective, descriptor, this.#names));
+    } catch (error) {
+      this.#misreport ??= { kind: "threw", reason: describeError(error) };
+      throw error;
+    }
+  }
+
+  /** Closes the recording (later reports are dropped); why the rule's verdict is missing, if it is. */
+  static finish(context: Context, outcome: Failure | undefined): Failure | undefined {
+    context.#open = false;
+    if (outcome?.kind === "timedOut") context.abort();
+    return context.#misreport ?? outcome;
   }
 
   get signal(): AbortSignal {

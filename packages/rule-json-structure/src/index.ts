@@ -65,10 +65,13 @@ export default defineRule<Record<string, never>>({
       context.report({ messageId, data: { reason: parse.reason, line: parse.line, column: parse.column, file: parse.file ?? "" } });
       return;
     }
-    for (const { pointer, key, count } of parse.duplicateKeys ?? []) {
-      const field = [...tokensOf(pointer), key].join(".");
-      const where = pointer === "" ? "the top-level object" : `the object at ${pointer}`;
-      context.report({ messageId: "duplicateKey", data: { field, key, count, where }, pointer: pointerOf(...tokensOf(pointer), key) });
+    // No empty list per return: most returns write no key twice.
+    if (parse.duplicateKeys !== undefined) {
+      for (const { pointer, key, count } of parse.duplicateKeys) {
+        const field = [...tokensOf(pointer), key].join(".");
+        const where = pointer === "" ? "the top-level object" : `the object at ${pointer}`;
+        context.report({ messageId: "duplicateKey", data: { field, key, count, where }, pointer: pointerOf(...tokensOf(pointer), key) });
+      }
     }
     const type = jsonType(parse.value);
     if (type !== "object") {
