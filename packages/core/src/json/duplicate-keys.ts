@@ -29,17 +29,21 @@ function keyEnds(text: string): number {
   return written;
 }
 
+/** keyCount's work list of objects and arrays, kept between calls (keyCount calls nothing that could reenter it): a return allocates none. */
+const pending: object[] = [];
+
 function keyCount(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
   let count = 0;
-  const pending: unknown[] = [value];
+  pending.push(value);
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (typeof next !== "object" || next === null) continue;
     if (Array.isArray(next)) {
-      for (const item of next) pending.push(item);
+      for (const item of next as unknown[]) if (typeof item === "object" && item !== null) pending.push(item);
     } else {
       for (const key in next) {
         count += 1;
-        pending.push((next as Record<string, unknown>)[key]);
+        const item = (next as Record<string, unknown>)[key];
+        if (typeof item === "object" && item !== null) pending.push(item);
       }
     }
   }
