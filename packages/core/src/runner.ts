@@ -439,9 +439,7 @@ export const MAX_DATA_ENTRIES = 50;
 function reportedData(data: MessageData): MessageData {
   const copy: Record<string, string | number> = {};
   let entries = 0;
-  // for…in with an own-key test: Object.keys's own enumerable keys, in its order, without an array per report.
-  for (const key in data) {
-    if (!Object.hasOwn(data, key)) continue;
+  for (const key of Object.keys(data)) {
     if (entries === MAX_DATA_ENTRIES) break;
     // A placeholder is a short word: a longer name is no template's, and would not be bounded.
     if (key.length > MAX_QUOTED_CHARS) continue;
