@@ -402,25 +402,28 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
   if (!isObject(descriptor) || typeof descriptor.messageId !== "string") {
     throw new Error(`reported ${preview(descriptor, 40)} instead of an object with a messageId`);
   }
-  const spec = Object.hasOwn(rule.meta.messages, descriptor.messageId) ? rule.meta.messages[descriptor.messageId] : undefined;
+  // Each field read once: descriptors and rules come in many shapes, and every read of one costs a lookup.
+  const { messageId, data: given, pointer } = descriptor;
+  const messages = rule.meta.messages;
+  const spec = Object.hasOwn(messages, messageId) ? messages[messageId] : undefined;
   if (spec === undefined) {
-    throw new Error(`reported unknown messageId "${descriptor.messageId}"`);
+    throw new Error(`reported unknown messageId "${messageId}"`);
   }
-  if (descriptor.data !== undefined && !isObject(descriptor.data)) {
-    throw new Error(`reported "${descriptor.messageId}" with data ${preview(descriptor.data, 40)} instead of an object`);
+  if (given !== undefined && !isObject(given)) {
+    throw new Error(`reported "${messageId}" with data ${preview(given, 40)} instead of an object`);
   }
-  if (descriptor.pointer !== undefined && typeof descriptor.pointer !== "string") {
-    throw new Error(`reported "${descriptor.messageId}" with pointer ${preview(descriptor.pointer, 40)} instead of a JSON Pointer string`);
+  if (pointer !== undefined && typeof pointer !== "string") {
+    throw new Error(`reported "${messageId}" with pointer ${preview(pointer, 40)} instead of a JSON Pointer string`);
   }
   // The rule's own data (a bounded copy, kept on the result) first, then the context's names; no merged copy per result.
-  const own = descriptor.data === undefined ? undefined : reportedData(descriptor.data);
+  const own = given === undefined ? undefined : reportedData(given);
   const data = own ?? context;
   const names = own === undefined ? undefined : context;
-  const result: Writable<Result> = { ruleId: rule.id, level, messageId: descriptor.messageId, message: fillTemplate(spec.text, data, names) };
+  const result: Writable<Result> = { ruleId: rule.id, level, messageId, message: fillTemplate(spec.text, data, names) };
   if (spec.detail !== undefined) result.detail = fillTemplate(spec.detail, data, names);
   if (spec.recommendation !== undefined) result.recommendation = fillTemplate(spec.recommendation, data, names);
   if (spec.reask !== undefined) result.reask = fillTemplate(spec.reask, data, names);
-  if (descriptor.pointer !== undefined) result.pointer = descriptor.pointer;
+  if (pointer !== undefined) result.pointer = pointer;
   if (own !== undefined) result.data = own;
   return result;
 }
