@@ -33,15 +33,7 @@ describe("findDuplicateKeys", () => {
   });
 
   it("agrees with a count made on the tree the text was written from", () => {
-    // Objects are lists of entries, so that keys may repeat; JSON.stringify could not write them.
-    const tree = fc.letrec<{ node: Node }>((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        fc.jsonValue({ maxDepth: 0 }).map((leaf): Node => ({ kind: "leaf", text: JSON.stringify(leaf) })),
-        fc.array(tie("node"), { maxLength: 4 }).map((items): Node => ({ kind: "array", items })),
-        fc.array(fc.tuple(fc.constantFrom("a", "a", "b", 'q"', "\\", "~/", "{"), tie("node")), { maxLength: 5 }).map((entries): Node => ({ kind: "object", entries })),
-      ),
-    })).node;
+    const tree = treeOf(["a", "a", "b", 'q"', "\\", "~/", "{"]);
     fc.assert(
       fc.property(tree, (node) => {
         const text = write(node);
@@ -67,14 +59,7 @@ describe("mayHaveDuplicateKeys", () => {
   });
 
   it("is true whenever a key is written twice, whatever whitespace sits around the colons", () => {
-    const tree = fc.letrec<{ node: Node }>((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small" },
-        fc.jsonValue({ maxDepth: 0 }).map((leaf): Node => ({ kind: "leaf", text: JSON.stringify(leaf) })),
-        fc.array(tie("node"), { maxLength: 4 }).map((items): Node => ({ kind: "array", items })),
-        fc.array(fc.tuple(fc.constantFrom("a", "a", "b", 'q":', "\\", ":"), tie("node")), { maxLength: 5 }).map((entries): Node => ({ kind: "object", entries })),
-      ),
-    })).node;
+    const tree = treeOf(["a", "a", "b", 'q":', "\\", ":"]);
     fc.assert(
       fc.property(tree, fc.constantFrom("", " ", "\n", "\t \r\n"), (node, space) => {
         const text = write(node, space);
@@ -90,6 +75,18 @@ type Node =
   | { readonly kind: "leaf"; readonly text: string }
   | { readonly kind: "array"; readonly items: readonly Node[] }
   | { readonly kind: "object"; readonly entries: readonly (readonly [string, Node])[] };
+
+/** Small JSON trees whose objects use these keys. Objects are lists of entries, so that keys may repeat; JSON.stringify could not write them. */
+function treeOf(keys: readonly string[]): fc.Arbitrary<Node> {
+  return fc.letrec<{ node: Node }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small" },
+      fc.jsonValue({ maxDepth: 0 }).map((leaf): Node => ({ kind: "leaf", text: JSON.stringify(leaf) })),
+      fc.array(tie("node"), { maxLength: 4 }).map((items): Node => ({ kind: "array", items })),
+      fc.array(fc.tuple(fc.constantFrom(...keys), tie("node")), { maxLength: 5 }).map((entries): Node => ({ kind: "object", entries })),
+    ),
+  })).node;
+}
 
 /** The tree as JSON text, with `space` on both sides of every colon. */
 function write(node: Node, space = ""): string {
