@@ -1,9 +1,14 @@
-// The bundles: the library API as ESM with code splitting (dist/index.js), the whole CLI as one
-// CommonJS file (dist/cli.cjs), and the chunks cli.cjs requires only when a run needs them.
+// The bundles: the library API as ESM with code splitting (dist/index.js), the CLI's `check` as one
+// CommonJS file (dist/cli.cjs), and the chunks cli.cjs requires only when a run needs them (the
+// other commands, command-chunks.mjs says how; ajv and yaml for a config file; the custom rules' thread).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { bundleCliWithCommandChunks } from "./command-chunks.mjs";
 import { swapModule } from "./swap-module.mjs";
+
+/** The commands that main.ts imports on use and that are chunks of their own: every one but `check`, which cli.cjs holds. */
+const COMMAND_CHUNKS = ["audit", "explain", "hook", "init", "mcp", "print-config", "rules", "scan"];
 
 /**
  * core's `import("./options.js")` and `import("./yaml.js")` (ajv and yaml, needed only when a
@@ -47,13 +52,13 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     }),
     // No import() in cli.cjs: the lazy chunks become requires, and the user's files are imported
     // through the loader (core's config/import-file.ts says why).
-    build({
-      ...shared,
-      entryPoints: ["src/bin.ts"],
-      outfile: "dist/cli.cjs",
-      format: "cjs",
-      supported: { "dynamic-import": false },
-      plugins: [...lazyConfig.map(({ swap }) => swap.plugin), precompiled.plugin, ruleDocs.swap.plugin, chartLibrary.swap.plugin],
+    bundleCliWithCommandChunks({
+      cli: fileURLToPath(cli),
+      options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false } },
+      plugins: [...lazyConfig.map(({ swap }) => swap.plugin), precompiled.plugin],
+      names: COMMAND_CHUNKS,
+      chunkOptions: { ...shared, supported: { "dynamic-import": false } },
+      chunkPlugins: { explain: [ruleDocs.swap.plugin], audit: [chartLibrary.swap.plugin] },
     }),
     chunk(chartLibrary),
     chunk(ruleDocs),
