@@ -11,8 +11,8 @@
 // 3. cli.cjs is bundled for good: main.ts's `import("./commands/<name>.js")` becomes a module that
 //    requires the chunk and hands it those files, in that order, from cli.cjs's own copies.
 //
-// The chunk sees a shared file as CommonJS (esbuild gives a default import of one the whole module),
-// so the build fails when a shared file has a default export.
+// A chunk takes each shared file's exports by name, as they were when it loaded (no export of
+// these files is ever reassigned: they are functions, classes and constants).
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -36,17 +36,35 @@ function commandsPlugin(main, names, shared) {
         return names.includes(name) ? { path: name, namespace: COMMAND } : undefined;
       });
       esbuild.onResolve({ filter: /^\.\/chunks\/command-[\w-]+\.cjs$/ }, (args) => (args.namespace === COMMAND ? { path: args.path, external: true } : undefined));
-      esbuild.onLoad({ filter: /.*/, namespace: COMMAND }, (args) => {
+      esbuild.onLoad({ filter: /.*/, namespace: COMMAND }, async (args) => {
         if (shared === undefined) return { contents: "", loader: "js" };
-        const modules = shared(args.path).map((file) => `require(${JSON.stringify(file)})`);
-        return { contents: `module.exports = require("./chunks/command-${args.path}.cjs").load([${modules.join(", ")}]);\n`, loader: "js", resolveDir: commands };
+        const imports = [];
+        const modules = [];
+        for (const [index, file] of shared(args.path).entries()) {
+          const names = await exportsOf(file);
+          const local = (name) => `m${String(index)}_${name}`;
+          imports.push(`import { ${names.map((name) => `${name} as ${local(name)}`).join(", ")} } from ${JSON.stringify(file)};`);
+          modules.push(`{ ${names.map((name) => `${name}: ${local(name)}`).join(", ")} }`);
+        }
+        const command = await exportsOf(path.join(commands, `${args.path}.ts`));
+        const contents = [
+          `import { load } from "./chunks/command-${args.path}.cjs";`,
+          ...imports,
+          `export const { ${command.join(", ")} } = load([${modules.join(", ")}]);`,
+          "",
+        ].join("\n");
+        return { contents, loader: "js", resolveDir: commands };
       });
     },
   };
 }
 
-/** The plugin for a command's chunk: an import of a file in `files` (cli.cjs's) becomes the chunk's `modules[i]`; `used` lists them in order. */
-function sharedPlugin(files, entry, used) {
+/**
+ * The plugin for a command's chunk: an import of a file in `files` (cli.cjs's) becomes the chunk's
+ * `modules[i]`; `used` lists them in order. The chunk names them by their paths from `cli` (its
+ * text holds no path of the machine that built it).
+ */
+function sharedPlugin(cli, files, entry, used) {
   return {
     name: "shared-with-cli",
     setup(esbuild) {
@@ -55,12 +73,20 @@ function sharedPlugin(files, entry, used) {
         const resolved = await esbuild.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: SHARED });
         if (resolved.errors.length > 0 || resolved.external || !files.has(resolved.path) || resolved.path === entry) return undefined;
         if (!used.includes(resolved.path)) used.push(resolved.path);
-        return { path: resolved.path, namespace: SHARED };
+        return { path: path.relative(cli, resolved.path), namespace: SHARED, pluginData: resolved.path };
       });
-      esbuild.onResolve({ filter: /^returnlint-shared:registry$/ }, () => ({ path: REGISTRY, namespace: SHARED }));
-      esbuild.onLoad({ filter: /.*/, namespace: SHARED }, (args) => {
-        if (args.path === REGISTRY) return { contents: "let modules;\nexports.provide = (given) => { modules = given; };\nexports.get = (index) => modules[index];\n", loader: "js" };
-        return { contents: `module.exports = require(${JSON.stringify(REGISTRY)}).get(${String(used.indexOf(args.path))});\n`, loader: "js" };
+      esbuild.onResolve({ filter: /^returnlint-shared:registry$/ }, () => ({ path: "registry", namespace: SHARED }));
+      esbuild.onLoad({ filter: /.*/, namespace: SHARED }, async (args) => {
+        if (args.pluginData === undefined) return { contents: "let modules;\nexport function provide(given) {\n  modules = given;\n}\nexport function get(index) {\n  return modules[index];\n}\n", loader: "js" };
+        const names = await exportsOf(args.pluginData);
+        const contents = [
+          `import { get } from ${JSON.stringify(REGISTRY)};`,
+          `const shared = get(${String(used.indexOf(args.pluginData))});`,
+          `export const { ${names.filter((name) => name !== "default").join(", ")} } = shared;`,
+          ...(names.includes("default") ? ["export default shared.default;"] : []),
+          "",
+        ].join("\n");
+        return { contents, loader: "js" };
       });
     },
   };
@@ -83,28 +109,32 @@ export async function bundleCliWithCommandChunks({ cli, options, plugins, names,
       await build({
         ...chunkOptions,
         stdin: {
-          contents: `const { provide } = require(${JSON.stringify(REGISTRY)});\nexports.load = (modules) => {\n  provide(modules);\n  return require(${JSON.stringify(entry)});\n};\n`,
+          contents: `import { provide } from ${JSON.stringify(REGISTRY)};\nexport function load(modules) {\n  provide(modules);\n  return require(${JSON.stringify(entry)});\n}\n`,
           resolveDir: path.dirname(entry),
           sourcefile: `command-${name}.cjs`,
           loader: "js",
         },
         outfile: `dist/chunks/command-${name}.cjs`,
         format: "cjs",
-        plugins: [sharedPlugin(files, entry, used), ...(chunkPlugins[name] ?? [])],
+        plugins: [sharedPlugin(cli, files, entry, used), ...(chunkPlugins[name] ?? [])],
       });
     }),
   );
-  await assertNoDefaultExports([...new Set([...shared.values()].flat())], options);
   await build({ ...options, plugins: [commandsPlugin(main, names, (name) => shared.get(name)), ...plugins] });
 }
 
-/** A chunk takes a shared file as CommonJS, where a default import would be the whole module: refuse the build when one has a default export. */
-async function assertNoDefaultExports(files, options) {
-  if (files.length === 0) return;
-  const { metafile } = await build({ absWorkingDir: options.absWorkingDir, entryPoints: files, bundle: false, write: false, metafile: true, format: "esm", platform: "node", outdir: "shared-exports", logLevel: "warning" });
-  for (const output of Object.values(metafile.outputs)) {
-    if (output.exports.includes("default")) {
-      throw new Error(`command chunks: ${output.entryPoint ?? "a shared module"} has a default export, which a command's chunk would take as the whole module; export it by name (apps/cli/build/command-chunks.mjs)`);
-    }
+const exportsCache = new Map();
+
+/** The names a module exports, as written in it (the sources re-export by name, never with `export *`). */
+function exportsOf(file) {
+  let names = exportsCache.get(file);
+  if (names === undefined) {
+    names = build({ entryPoints: [file], bundle: false, write: false, metafile: true, format: "esm", platform: "node", outdir: "exports-of", logLevel: "silent" }).then(({ metafile }) => {
+      const [output] = Object.values(metafile.outputs);
+      if (output === undefined) throw new Error(`command chunks: esbuild gave no output for ${file}`);
+      return output.exports;
+    });
+    exportsCache.set(file, names);
   }
+  return names;
 }
