@@ -24,6 +24,21 @@ function lazyConfigModules(core) {
   }));
 }
 
+/**
+ * `import path from "node:path"` in CommonJS output is `__toESM(require("node:path"))` in each of
+ * the twenty modules that write it: a getter per export of node:path, made twenty times at
+ * start-up. Given as one module of the bundle, whose default export every importer shares, it is
+ * a plain require, once. (The sources import node:path by default only: a named
+ * import of it would fail the build with "No matching export".)
+ */
+const nodePathOnce = {
+  name: "node-path-once",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?path$/ }, (args) => (args.namespace === "node-path-once" ? { path: "node:path", external: true } : { path: "path", namespace: "node-path-once" }));
+    build.onLoad({ filter: /.*/, namespace: "node-path-once" }, () => ({ contents: 'const path = require("node:path");\nexport default path;\n', loader: "js" }));
+  },
+};
+
 /** Builds every bundle and chunk into `dist/`; throws when a module swap did not happen in a bundle it was meant for. */
 export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary }) {
   const shared = {
@@ -55,9 +70,9 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     bundleCliWithCommandChunks({
       cli: fileURLToPath(cli),
       options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false } },
-      plugins: [...lazyConfig.map(({ swap }) => swap.plugin), precompiled.plugin],
+      plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.plugin],
       names: COMMAND_CHUNKS,
-      chunkOptions: { ...shared, supported: { "dynamic-import": false } },
+      chunkOptions: { ...shared, supported: { "dynamic-import": false }, plugins: [nodePathOnce] },
       chunkPlugins: { explain: [ruleDocs.swap.plugin], audit: [chartLibrary.swap.plugin] },
     }),
     chunk(chartLibrary),

@@ -94,7 +94,7 @@ function sharedPlugin(cli, files, entry, used) {
 
 /**
  * Bundles dist/cli.cjs (`options`, esbuild's, with `plugins`) and a chunk for each command in
- * `names` (`chunkPlugins[name]`: the module swaps that chunk needs, besides `chunkOptions`).
+ * `names` (`chunkOptions`, with its plugins and `chunkPlugins[name]`: the module swaps that chunk needs).
  */
 export async function bundleCliWithCommandChunks({ cli, options, plugins, names, chunkOptions, chunkPlugins }) {
   const main = path.join(cli, "src", "main.ts");
@@ -116,7 +116,7 @@ export async function bundleCliWithCommandChunks({ cli, options, plugins, names,
         },
         outfile: `dist/chunks/command-${name}.cjs`,
         format: "cjs",
-        plugins: [sharedPlugin(cli, files, entry, used), ...(chunkPlugins[name] ?? [])],
+        plugins: [sharedPlugin(cli, files, entry, used), ...(chunkOptions.plugins ?? []), ...(chunkPlugins[name] ?? [])],
       });
     }),
   );
