@@ -7,6 +7,13 @@ import { build } from "esbuild";
 import { bundleCliWithCommandChunks } from "./command-chunks.mjs";
 import { swapModule } from "./swap-module.mjs";
 
+/**
+ * cli.cjs and the command chunks without whitespace and with simpler syntax: about a quarter fewer
+ * bytes to read, decode and hash at every start. Names are kept, so that a stack trace
+ * (RETURNLINT_DEBUG) still reads.
+ */
+const STARTUP_MINIFY = { minifyWhitespace: true, minifySyntax: true };
+
 /** The commands that main.ts imports on use and that are chunks of their own: every one but `check`, which cli.cjs holds. */
 const COMMAND_CHUNKS = ["audit", "explain", "hook", "init", "mcp", "print-config", "rules", "scan"];
 
@@ -69,10 +76,10 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     // through the loader (core's config/import-file.ts says why).
     bundleCliWithCommandChunks({
       cli: fileURLToPath(cli),
-      options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false } },
+      options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, ...STARTUP_MINIFY },
       plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.plugin],
       names: COMMAND_CHUNKS,
-      chunkOptions: { ...shared, supported: { "dynamic-import": false }, plugins: [nodePathOnce] },
+      chunkOptions: { ...shared, supported: { "dynamic-import": false }, ...STARTUP_MINIFY, plugins: [nodePathOnce] },
       chunkPlugins: { explain: [ruleDocs.swap.plugin], audit: [chartLibrary.swap.plugin] },
     }),
     chunk(chartLibrary),
