@@ -35,13 +35,23 @@ const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
 const wrapped = `(function (exports, require, module, __filename, __dirname, returnlintHost) { ${body}\n});`;
 // Without a usable cache (none yet, another Node version) V8 compiles from source as usual.
 const script = new vm.Script(wrapped, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
-// Set only by the build's training run (apps/cli/build.mjs): the cache holds every function that run compiled.
-const out = process.env.RETURNLINT_CODE_CACHE_OUT;
-if (out !== undefined) {
-  process.once("exit", () => {
-    writeFileSync(out, script.createCachedData());
-  });
+/** Runs the CLI once, with process.argv. */
+function run() {
+  const cliModule = { exports: {}, filename: file, id: file, loaded: false };
+  // cli.cjs sits beside this file: this module's require resolves its chunks (./chunks/…) the same way.
+  script.runInThisContext().call(cliModule.exports, cliModule.exports, require, cliModule, file, __dirname, host);
 }
-const cliModule = { exports: {}, filename: file, id: file, loaded: false };
-// cli.cjs sits beside this file: this module's require resolves its chunks (./chunks/…) the same way.
-script.runInThisContext().call(cliModule.exports, cliModule.exports, require, cliModule, file, __dirname, host);
+
+// Set only by the build's training (build/train-code-cache.cjs), which requires this file and
+// runs the CLI several times in one process: the cache holds every function those runs compiled.
+const out = process.env.RETURNLINT_CODE_CACHE_OUT;
+if (out !== undefined && require.main !== module) {
+  module.exports = { run, cachedData: () => script.createCachedData() };
+} else {
+  if (out !== undefined) {
+    process.once("exit", () => {
+      writeFileSync(out, script.createCachedData());
+    });
+  }
+  run();
+}

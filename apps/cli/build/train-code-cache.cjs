@@ -1,0 +1,41 @@
+// The code cache's training (build/bin.mjs spawns it): the bin's loader, required rather than run,
+// runs the CLI once for each run in RETURNLINT_CODE_CACHE_RUNS (a JSON list of
+// { cwd, args, status }) in this one process, and the cache it writes to RETURNLINT_CODE_CACHE_OUT
+// holds every function those runs compiled. Each run is a fresh instance of the bundle; its
+// process.exit(code) ends the run, not the process. A run whose exit code is not `status` fails
+// the build.
+"use strict";
+const { writeFileSync } = require("node:fs");
+
+const [loaderFile] = process.argv.slice(2);
+const out = process.env.RETURNLINT_CODE_CACHE_OUT;
+const runs = JSON.parse(process.env.RETURNLINT_CODE_CACHE_RUNS ?? "[]");
+if (loaderFile === undefined || out === undefined || runs.length === 0) {
+  process.stderr.write("train-code-cache: usage: RETURNLINT_CODE_CACHE_OUT=FILE RETURNLINT_CODE_CACHE_RUNS=JSON node train-code-cache.cjs LOADER\n");
+  process.exit(2);
+}
+const loader = require(loaderFile);
+const exit = process.exit;
+
+async function train() {
+  for (const { cwd, args, status } of runs) {
+    process.chdir(cwd);
+    process.argv = [process.argv[0], loaderFile, ...args];
+    const code = await new Promise((resolve) => {
+      process.exit = resolve;
+      loader.run();
+    });
+    if (code !== status) throw new Error(`returnlint ${args.join(" ")} (in ${cwd}) exited ${String(code)}, not ${String(status)}`);
+  }
+  process.exit = exit;
+  writeFileSync(out, loader.cachedData());
+}
+
+train().then(
+  () => exit(0),
+  (error) => {
+    process.exit = exit;
+    process.stderr.write(`train-code-cache: ${error instanceof Error ? error.message : String(error)}\n`);
+    exit(1);
+  },
+);
