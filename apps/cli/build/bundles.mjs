@@ -60,7 +60,7 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
   const core = path.dirname(fileURLToPath(import.meta.resolve("@returnlint/core")));
   const lazyConfig = lazyConfigModules(core);
   const chunk = ({ entry, chunk: outfile }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs" });
-  const swaps = [precompiled, ruleDocs.swap, chartLibrary.swap, ...lazyConfig.map(({ swap }) => swap)];
+  const swaps = [precompiled, precompiled.lazy.swap, ruleDocs.swap, chartLibrary.swap, ...lazyConfig.map(({ swap }) => swap)];
   await Promise.all([
     build({
       ...shared,
@@ -77,7 +77,7 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     bundleCliWithCommandChunks({
       cli: fileURLToPath(cli),
       options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, ...STARTUP_MINIFY },
-      plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.plugin],
+      plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.lazy.swap.plugin],
       names: COMMAND_CHUNKS,
       chunkOptions: { ...shared, supported: { "dynamic-import": false }, ...STARTUP_MINIFY, plugins: [nodePathOnce] },
       chunkPlugins: { explain: [ruleDocs.swap.plugin], audit: [chartLibrary.swap.plugin] },
@@ -85,6 +85,7 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     chunk(chartLibrary),
     chunk(ruleDocs),
     ...lazyConfig.map(chunk),
+    build({ ...shared, entryPoints: [precompiled.lazy.entry], outfile: precompiled.lazy.chunk, format: "cjs", ...STARTUP_MINIFY }),
     // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.
     chunk({ entry: path.join(core, "rule-worker.js"), chunk: "dist/chunks/rule-worker.cjs" }),
   ]);

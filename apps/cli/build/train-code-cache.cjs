@@ -1,7 +1,8 @@
 // The code cache's training (build/bin.mjs spawns it): the bin's loader, required rather than run,
 // runs the CLI once for each run in RETURNLINT_CODE_CACHE_RUNS (a JSON list of
-// { cwd, args, status }) in this one process, and the cache it writes to RETURNLINT_CODE_CACHE_OUT
-// holds every function those runs compiled. Each run is a fresh instance of the bundle; its
+// { cwd, args, status }) in this one process, and the caches it writes (dist/cli.cjs.cache, and
+// FILE.cache for each chunk the bundle required through the loader) hold every function those
+// runs compiled. Each run is a fresh instance of the bundle; its
 // process.exit(code) ends the run, not the process. A run whose exit code is not `status` fails
 // the build.
 "use strict";
@@ -28,7 +29,8 @@ async function train() {
     if (code !== status) throw new Error(`returnlint ${args.join(" ")} (in ${cwd}) exited ${String(code)}, not ${String(status)}`);
   }
   process.exit = exit;
-  writeFileSync(out, loader.cachedData());
+  // cli.cjs's (RETURNLINT_CODE_CACHE_OUT is its FILE.cache) and each chunk's the bundle required through the loader.
+  for (const [file, cache] of loader.codeCaches()) writeFileSync(`${file}.cache`, cache);
 }
 
 train().then(
