@@ -1,6 +1,6 @@
 // The bin and its code cache.
 // - dist/returnlint.cjs, the `bin`: a loader that compiles cli.cjs with V8's code cache,
-//   dist/cli.cjs.cache, made here by a training run of a real check. Compiling the bundle is
+//   dist/cli.cjs.cache, made here by training runs of real checks (train-code-cache.cjs). Compiling the bundle is
 //   otherwise a few milliseconds of every run. A cache made by another Node version is
 //   rejected by V8 and the loader compiles from source as usual.
 // - dist/returnlint.js: the same CLI for `node dist/returnlint.js` (README, scripts), a
@@ -23,22 +23,33 @@ export function writeBin(cli, dist) {
 }
 
 /**
- * The training run: a check of the example return, printed as stylish and written as JSON (to a
- * temporary file), whose compiled functions the cache keeps.
+ * The training: checks of the example return, as the usual runs make them, in one process (the
+ * cache keeps what they compiled): printed as stylish and written as JSON (to a temporary file)
+ * with a session id and an agent to compare; with a config file that sets a rule's options and a
+ * command's rules; and a phantom-work return, whose failures are said.
  */
 export function trainCodeCache(cli, dist, loader) {
   const cacheFile = new URL("cli.cjs.cache", dist);
   rmSync(cacheFile, { force: true });
   const example = fileURLToPath(new URL("../../examples/valid-v7/", cli));
+  const valid = JSON.parse(readFileSync(path.join(example, "return.json"), "utf8"));
+  const { session_id: session, agent_type: agent } = valid.metadata;
   const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-build-"));
-  const trainingArgs = ["check", "return.json", "--command", "research", "-f", "json", "-o", path.join(scratch, "report.json"), "-f", "stylish"];
-  const training = spawnSync(process.execPath, [fileURLToPath(loader), ...trainingArgs], {
-    cwd: example,
-    env: { ...process.env, RETURNLINT_CODE_CACHE_OUT: fileURLToPath(cacheFile), NO_COLOR: "1" },
+  const config = path.join(scratch, "returnlint.config.json");
+  writeFileSync(config, JSON.stringify({ preset: "v7", rules: { "summary-length": ["warn", { maxChars: 300 }] }, commands: { research: { rules: { artifacts: "error" } } } }));
+  writeFileSync(path.join(scratch, "phantom.json"), JSON.stringify({ ...valid, status: "completed", artifacts: [] }));
+  const compare = ["--command", "research", "--session-id", session, "--agent", agent];
+  const runs = [
+    { cwd: example, args: ["check", "return.json", ...compare, "-f", "json", "-o", path.join(scratch, "report.json"), "-f", "stylish"], status: 0 },
+    { cwd: example, args: ["check", "return.json", ...compare, "--config", config], status: 0 },
+    { cwd: scratch, args: ["check", "phantom.json", ...compare], status: 1 },
+  ];
+  const training = spawnSync(process.execPath, [fileURLToPath(new URL("build/train-code-cache.cjs", cli)), fileURLToPath(loader)], {
+    env: { ...process.env, RETURNLINT_CODE_CACHE_OUT: fileURLToPath(cacheFile), RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), NO_COLOR: "1" },
     encoding: "utf8",
   });
   rmSync(scratch, { recursive: true, force: true });
   if (training.status !== 0 || !existsSync(cacheFile)) {
-    throw new Error(`the code cache's training run failed (exit ${String(training.status)}): ${training.stderr}${training.stdout.slice(0, 500)}`);
+    throw new Error(`the code cache's training failed (exit ${String(training.status)}): ${training.stderr}${training.stdout.slice(0, 500)}`);
   }
 }

@@ -1,10 +1,10 @@
-// The built-in rules' READMEs, for `returnlint explain`: a chunk the bin requires only then.
+// The built-in rules' READMEs, for `returnlint explain`: a chunk that explain's chunk requires only then.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { readmeOf } from "./rules.mjs";
 import { swapModule } from "./swap-module.mjs";
 
-/** Writes the READMEs' module into `generated`; returns it, to bundle as a chunk, and the plugin that makes src/rule-docs.ts a require of that chunk. */
+/** Writes the READMEs' module into `generated`; returns it, to bundle as a chunk, and the plugin that makes src/rule-docs.ts a require of that chunk (from explain's, beside it in dist/chunks/). */
 export function ruleDocs(generated, rules) {
   const readmes = Object.fromEntries(rules.map((entry) => [entry.rule.id, readmeOf(entry)]));
   const entry = new URL("rule-docs.mjs", generated);
@@ -12,6 +12,6 @@ export function ruleDocs(generated, rules) {
   return {
     entry: fileURLToPath(entry),
     chunk: "dist/chunks/rule-docs.cjs",
-    swap: swapModule({ name: "rule-docs", module: fileURLToPath(new URL("../src/rule-docs.js", import.meta.url)), to: { path: "./chunks/rule-docs.cjs", external: true } }),
+    swap: swapModule({ name: "rule-docs", module: fileURLToPath(new URL("../src/rule-docs.js", import.meta.url)), to: { path: "./rule-docs.cjs", external: true } }),
   };
 }

@@ -34,8 +34,9 @@ export function parseReturn(text: string, parsed?: { readonly value: unknown }):
   return { ok: true, value, ...notes, ...(duplicateKeys === undefined || duplicateKeys.length === 0 ? {} : { duplicateKeys }) };
 }
 
-// A lone surrogate: `u` mode reads a well-formed pair as one code point, which is not Cs.
-const LONE_SURROGATE = /\p{Cs}/u;
+// A lone surrogate: `u` mode reads a well-formed pair as one code point, outside this range.
+// (The same set as \p{Cs}, whose Unicode property table costs ~0.2 ms to build at start-up.)
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 const NO_NOTES: ParseNotes = Object.freeze({});
 

@@ -1,0 +1,43 @@
+// The code cache's training (build/bin.mjs spawns it): the bin's loader, required rather than run,
+// runs the CLI once for each run in RETURNLINT_CODE_CACHE_RUNS (a JSON list of
+// { cwd, args, status }) in this one process, and the caches it writes (dist/cli.cjs.cache, and
+// FILE.cache for each chunk the bundle required through the loader) hold every function those
+// runs compiled. Each run is a fresh instance of the bundle; its
+// process.exit(code) ends the run, not the process. A run whose exit code is not `status` fails
+// the build.
+"use strict";
+const { writeFileSync } = require("node:fs");
+
+const [loaderFile] = process.argv.slice(2);
+const out = process.env.RETURNLINT_CODE_CACHE_OUT;
+const runs = JSON.parse(process.env.RETURNLINT_CODE_CACHE_RUNS ?? "[]");
+if (loaderFile === undefined || out === undefined || runs.length === 0) {
+  process.stderr.write("train-code-cache: usage: RETURNLINT_CODE_CACHE_OUT=FILE RETURNLINT_CODE_CACHE_RUNS=JSON node train-code-cache.cjs LOADER\n");
+  process.exit(2);
+}
+const loader = require(loaderFile);
+const exit = process.exit;
+
+async function train() {
+  for (const { cwd, args, status } of runs) {
+    process.chdir(cwd);
+    process.argv = [process.argv[0], loaderFile, ...args];
+    const code = await new Promise((resolve) => {
+      process.exit = resolve;
+      loader.run();
+    });
+    if (code !== status) throw new Error(`returnlint ${args.join(" ")} (in ${cwd}) exited ${String(code)}, not ${String(status)}`);
+  }
+  process.exit = exit;
+  // cli.cjs's (RETURNLINT_CODE_CACHE_OUT is its FILE.cache) and each chunk's the bundle required through the loader.
+  for (const [file, cache] of loader.codeCaches()) writeFileSync(`${file}.cache`, cache);
+}
+
+train().then(
+  () => exit(0),
+  (error) => {
+    process.exit = exit;
+    process.stderr.write(`train-code-cache: ${error instanceof Error ? error.message : String(error)}\n`);
+    exit(1);
+  },
+);
