@@ -112,7 +112,12 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const progress = new Progress(io, shownDir, io.stderrIsTTY === true && !quiet);
   const summary = new Summary();
   const walkProblems: string[] = [];
-  const returnFiles = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`));
+  // The view is told what the walk's folders held: a name not in its folder (a postflight marker, usually) needs no lookup.
+  const listed = (folder: string, names: readonly string[]): void => {
+    const below = belowRoot(folder);
+    if (below !== undefined) files.listed(below, names);
+  };
+  const returnFiles = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`), listed);
   const json = format === "json";
   if (json) out.write("[");
 
