@@ -63,7 +63,7 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
   const returnFiles = options.returnFiles ?? [];
   let realRoot: RealRoot | { readonly problem: FileProblem } | undefined;
   const checks = memo(classify);
-  const listings = boundedMap<Listing>();
+  const listings = boundedMap<readonly string[]>();
 
   /** The root's real path (symlinks in it are the user's), once per view. */
   function theRoot(): RealRoot | { readonly problem: FileProblem } {
@@ -124,7 +124,7 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
     listed(dir, names) {
       if (names.length > MAX_LISTED_NAMES) return;
       const lexical = segmentsOf(dir);
-      if (lexical !== "escapes") listings.set(lexical.names.join("/"), listingOf(names));
+      if (lexical !== "escapes") listings.set(lexical.names.join("/"), names);
     },
     check: (given) => checks(given).check,
     read(given, maxBytes) {
@@ -183,38 +183,26 @@ function segmentsOf(given: string): { readonly names: string[]; readonly directo
   return { names, directory: parts.length > 1 && (last === "" || last === ".") };
 }
 
-/** A folder listed by the view's caller, as far as it can say that a name is not there. */
-interface Listing {
-  /** Its names in ASCII lower case. */
-  readonly folded: ReadonlySet<string>;
-  /** Every name is printable ASCII: with another name, a case-insensitive folder (macOS, ext4's casefold) may find it under other spellings. */
-  readonly plain: boolean;
-}
-
 /** Task folders hold a handful of names; a folder of thousands is not worth keeping. */
 const MAX_LISTED_NAMES = 64;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-function listingOf(names: readonly string[]): Listing {
-  const folded = new Set<string>();
-  let plain = true;
-  for (const name of names) {
-    if (!PRINTABLE_ASCII.test(name)) plain = false;
-    folded.add(name.toLowerCase());
-  }
-  return { folded, plain };
-}
-
 /**
  * Whether the last of `names` is surely not in the folder the others name, as its listing
- * showed: never said for a folder not listed, nor where case or Unicode folding could
- * make another spelling the same name (the kernel's lookup would then find it).
+ * showed: never said for a folder not listed, nor where case or Unicode folding could make
+ * another spelling the same name (the kernel's lookup would then find it). The listing is
+ * compared only when asked (a scan asks about one folder in three).
  */
-function absentFromListing(listings: { get(key: string): Listing | undefined }, names: readonly string[]): boolean {
+function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, names: readonly string[]): boolean {
   const name = names.at(-1);
-  if (name === undefined) return false;
+  if (name === undefined || !PRINTABLE_ASCII.test(name)) return false;
   const listing = listings.get(names.slice(0, -1).join("/"));
-  return listing !== undefined && listing.plain && PRINTABLE_ASCII.test(name) && !listing.folded.has(name.toLowerCase());
+  if (listing === undefined) return false;
+  const folded = name.toLowerCase();
+  for (const listed of listing) {
+    if (!PRINTABLE_ASCII.test(listed) || listed.toLowerCase() === folded) return false;
+  }
+  return true;
 }
 
 const MAX_ENTRIES = 4096;
