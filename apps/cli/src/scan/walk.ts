@@ -26,7 +26,10 @@ export function* walkReturnFiles(
     return;
   }
   try {
-    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) yield* visit(dir, entry, onProblem, onListing);
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      if (entry.isDirectory()) yield* folder(path.join(dir, entry.name), onProblem, onListing);
+      else if (isReturnFile(entry)) yield path.join(dir, entry.name);
+    }
   } catch (error) {
     onProblem(dir, reasonOf(error));
   } finally {
@@ -34,27 +37,29 @@ export function* walkReturnFiles(
   }
 }
 
-function* visit(
-  parent: string,
-  entry: Dirent,
+/** The return files in a folder below `dir` and in its own folders: one generator per folder, none per file. */
+function* folder(
+  dir: string,
   onProblem: (dir: string, reason: string) => void,
   onListing: ((dir: string, names: readonly string[]) => void) | undefined,
 ): Generator<string> {
-  const child = path.join(parent, entry.name);
-  if (entry.isFile()) {
-    if (formatOfFileName(entry.name) !== undefined) yield child;
-    return;
-  }
-  if (!entry.isDirectory()) return;
   let entries: Dirent[];
   try {
-    entries = readdirSync(child, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
-    onProblem(child, reasonOf(error));
+    onProblem(dir, reasonOf(error));
     return;
   }
-  onListing?.(child, entries.map((grandchild) => grandchild.name));
-  for (const grandchild of entries) yield* visit(child, grandchild, onProblem, onListing);
+  onListing?.(dir, entries.map((entry) => entry.name));
+  for (const entry of entries) {
+    if (entry.isDirectory()) yield* folder(path.join(dir, entry.name), onProblem, onListing);
+    else if (isReturnFile(entry)) yield path.join(dir, entry.name);
+  }
+}
+
+/** A regular file (never a symlink) named like a return. */
+function isReturnFile(entry: Dirent): boolean {
+  return entry.isFile() && formatOfFileName(entry.name) !== undefined;
 }
 
 function reasonOf(error: unknown): string {
