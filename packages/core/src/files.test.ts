@@ -106,6 +106,21 @@ describe("createFileView(): the paths an attacker writes", () => {
 
 });
 
+describe("createFileView(): a path that leads nowhere", () => {
+  it("is notFound, and the stack trace limit the process had is left as it was", () => {
+    const before = Error.stackTraceLimit;
+    Error.stackTraceLimit = 17;
+    try {
+      expect(createFileView(root).check("nowhere/at-all.md")).toEqual({ ok: false, problem: "notFound", path: "nowhere/at-all.md" });
+      expect(createFileView(root).read("nowhere/at-all.md", 10)).toBeNull();
+      expect(Error.stackTraceLimit).toBe(17);
+      expect((new Error("x").stack ?? "").split("\n").length).toBeGreaterThan(1);
+    } finally {
+      Error.stackTraceLimit = before;
+    }
+  });
+});
+
 describe("createFileView().listed: what a folder held when the caller listed it", () => {
   const project = path.join(root, "listed");
   mkdirSync(path.join(project, "specs", "1_x"), { recursive: true });
