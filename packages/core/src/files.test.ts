@@ -106,6 +106,62 @@ describe("createFileView(): the paths an attacker writes", () => {
 
 });
 
+describe("createFileView(): a path that leads nowhere", () => {
+  it("is notFound, and the stack trace limit the process had is left as it was", () => {
+    const before = Error.stackTraceLimit;
+    Error.stackTraceLimit = 17;
+    try {
+      expect(createFileView(root).check("nowhere/at-all.md")).toEqual({ ok: false, problem: "notFound", path: "nowhere/at-all.md" });
+      expect(createFileView(root).read("nowhere/at-all.md", 10)).toBeNull();
+      expect(Error.stackTraceLimit).toBe(17);
+      expect((new Error("x").stack ?? "").split("\n").length).toBeGreaterThan(1);
+    } finally {
+      Error.stackTraceLimit = before;
+    }
+  });
+});
+
+describe("createFileView().listed: what a folder held when the caller listed it", () => {
+  const project = path.join(root, "listed");
+  mkdirSync(path.join(project, "specs", "1_x"), { recursive: true });
+  writeFileSync(path.join(project, "specs", "1_x", "report.md"), "# Report\n");
+
+  it("a name missing from the listing is notFound without a lookup: one written since is not seen by this view", () => {
+    const view = createFileView(project);
+    view.listed(path.join("specs", "1_x"), ["report.md"]);
+    writeFileSync(path.join(project, "specs", "1_x", ".postflight-pending"), "{}\n");
+    expect(view.check("specs/1_x/.postflight-pending")).toEqual({ ok: false, problem: "notFound", path: "specs/1_x/.postflight-pending" });
+    // Another view, another moment: the disk is asked.
+    expect(createFileView(project).check("specs/1_x/.postflight-pending")).toMatchObject({ ok: true, size: 3 });
+    rmSync(path.join(project, "specs", "1_x", ".postflight-pending"));
+  });
+
+  it("a name in the listing is looked at on disk as usual, as is any name in a folder not listed", () => {
+    const view = createFileView(project);
+    view.listed("specs/1_x", ["report.md", "gone.md"]);
+    expect(view.check("specs/1_x/report.md")).toMatchObject({ ok: true, size: 9 });
+    expect(view.check("specs/1_x/gone.md")).toMatchObject({ ok: false, problem: "notFound" });
+    expect(view.check("specs/../specs/1_x/./report.md")).toMatchObject({ ok: true, size: 9 });
+    expect(view.check("report.md")).toMatchObject({ ok: false, problem: "notFound" });
+  });
+
+  it("takes no absence from a listing where another spelling could be the same name (case, Unicode), or from a large folder", () => {
+    writeFileSync(path.join(project, "specs", "1_x", "late.md"), "late\n");
+    const cased = createFileView(project);
+    cased.listed("specs/1_x", ["LATE.MD"]);
+    expect(cased.check("specs/1_x/late.md")).toMatchObject({ ok: true });
+    const unicode = createFileView(project);
+    unicode.listed("specs/1_x", ["r\u00e9sum\u00e9.md"]);
+    expect(unicode.check("specs/1_x/late.md")).toMatchObject({ ok: true });
+    const large = createFileView(project);
+    large.listed("specs/1_x", Array.from({ length: 100 }, (_, index) => `${String(index)}.md`));
+    expect(large.check("specs/1_x/late.md")).toMatchObject({ ok: true });
+    const plain = createFileView(project);
+    plain.listed("specs/1_x", ["report.md"]);
+    expect(plain.check("specs/1_x/late.md")).toMatchObject({ ok: false, problem: "notFound" });
+  });
+});
+
 describe("relativeInside", () => {
   it("gives the path below the root, \"\" for the root, and undefined for anywhere else", () => {
     expect(relativeInside("/p", "/p/specs/1_x/.return-meta.json")).toBe("specs/1_x/.return-meta.json");

@@ -16,6 +16,18 @@ export interface FileViewOptions {
   readonly returnFiles?: readonly Identity[];
 }
 
+/** core's view, which can also be told what a folder held when its caller listed it (a scan's walk). */
+export interface ListingFileView extends FileView {
+  /**
+   * `names`: what the folder `dir` (relative to the root, like the paths `check` is given)
+   * held when it was listed just now. A name missing from it is `notFound` without a system
+   * call; any name it holds is looked at as usual, so only absence is taken from the listing
+   * (a marker that is not there: one lookup less per return in a scan). Folders with more
+   * than a few dozen names are not kept.
+   */
+  listed(dir: string, names: readonly string[]): void;
+}
+
 /**
  * `file` relative to `root` when it is `root` itself ("") or below it; undefined when it
  * is elsewhere. A name that merely starts with two dots (`..notes.md`) is below it.
@@ -46,11 +58,12 @@ export function relativeInside(root: string, file: string): string | undefined {
  * One view is one moment: share it between the returns of one batch (a scan), never
  * between runs that are minutes apart. It holds nothing open.
  */
-export function createFileView(root: string, options: FileViewOptions = {}): FileView {
+export function createFileView(root: string, options: FileViewOptions = {}): ListingFileView {
   const absoluteRoot = resolvedRoot(root);
   const returnFiles = options.returnFiles ?? [];
   let realRoot: RealRoot | { readonly problem: FileProblem } | undefined;
   const checks = memo(classify);
+  const listings = boundedMap<readonly string[]>();
 
   /** The root's real path (symlinks in it are the user's), once per view. */
   function theRoot(): RealRoot | { readonly problem: FileProblem } {
@@ -92,6 +105,7 @@ export function createFileView(root: string, options: FileViewOptions = {}): Fil
 
     const base = theRoot();
     if ("problem" in base) return problem(base.problem);
+    if (!lexical.directory && absentFromListing(listings, lexical.names)) return problem("notFound");
     // `real.md/` names a directory: the kernel says ENOTDIR for a file.
     // The names are plain (no `.`, `..` or empty one, segmentsOf): joined as they are, which path.join would only re-check.
     const target = (lexical.names.length === 0 ? base.real : base.below + lexical.names.join(path.sep)) + (lexical.directory ? "/" : "");
@@ -107,6 +121,11 @@ export function createFileView(root: string, options: FileViewOptions = {}): Fil
 
   return {
     root: absoluteRoot,
+    listed(dir, names) {
+      if (names.length > MAX_LISTED_NAMES) return;
+      const lexical = segmentsOf(dir);
+      if (lexical !== "escapes") listings.set(lexical.names.join("/"), names);
+    },
     check: (given) => checks(given).check,
     read(given, maxBytes) {
       const { check, target, identity } = checks(given);
@@ -162,6 +181,28 @@ function segmentsOf(given: string): { readonly names: string[]; readonly directo
   // `real.md/` names a directory: the kernel says ENOTDIR for a file.
   const last = parts.at(-1);
   return { names, directory: parts.length > 1 && (last === "" || last === ".") };
+}
+
+/** Task folders hold a handful of names; a folder of thousands is not worth keeping. */
+const MAX_LISTED_NAMES = 64;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Whether the last of `names` is surely not in the folder the others name, as its listing
+ * showed: never said for a folder not listed, nor where case or Unicode folding could make
+ * another spelling the same name (the kernel's lookup would then find it). The listing is
+ * compared only when asked (a scan asks about one folder in three).
+ */
+function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, names: readonly string[]): boolean {
+  const name = names.at(-1);
+  if (name === undefined || !PRINTABLE_ASCII.test(name)) return false;
+  const listing = listings.get(names.slice(0, -1).join("/"));
+  if (listing === undefined) return false;
+  const folded = name.toLowerCase();
+  for (const listed of listing) {
+    if (!PRINTABLE_ASCII.test(listed) || listed.toLowerCase() === folded) return false;
+  }
+  return true;
 }
 
 const MAX_ENTRIES = 4096;

@@ -36,7 +36,7 @@ export {
   taskNamedIn,
   taskOfPath,
 } from "./vocabulary.js";
-export { createFileView, relativeInside, type FileViewOptions } from "./files.js";
+export { createFileView, relativeInside, type FileViewOptions, type ListingFileView } from "./files.js";
 export { FILE_PROBLEM_REASON } from "./file-problems.js";
 export { receivedValue } from "./received.js";
 export { GitObjectCache, GitTree, createGitFileView, lexicalProblem, type GitFileView, type GitFileViewOptions, type GitObjectFacts, type GitTreeEntry } from "./git-files.js";

@@ -261,12 +261,8 @@ export function openPath(target: string): OpenedPath | string {
       return codeOf(error) ?? "EIO";
     }
   }
-  let fd: number;
-  try {
-    fd = openSync(target, O_PATH);
-  } catch (error) {
-    return codeOf(error) ?? "EIO";
-  }
+  const fd = openForLookup(target);
+  if (typeof fd === "string") return fd;
   try {
     const stats = fstatSync(fd);
     const real = readlinkSync(`${PROC_FD}/${String(fd)}`);
@@ -278,6 +274,36 @@ export function openPath(target: string): OpenedPath | string {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * `target` opened with O_PATH, or the errno code of the failure. A path that leads nowhere is a
+ * common answer (a marker that is not there, an artifact never written), and a thrown error
+ * captures the stack first, which costs more than the system call (scan: one a return): only
+ * its code is kept here, so it is thrown without a stack.
+ */
+function openForLookup(target: string): number | string {
+  const limit = Error.stackTraceLimit;
+  const quiet = stackLimitWritable();
+  if (quiet) Error.stackTraceLimit = 0;
+  try {
+    return openSync(target, O_PATH);
+  } catch (error) {
+    return codeOf(error) ?? "EIO";
+  } finally {
+    if (quiet) Error.stackTraceLimit = limit;
+  }
+}
+
+let stackLimitIsWritable: boolean | undefined;
+
+/** Whether `Error.stackTraceLimit` may be set (not under --frozen-intrinsics). */
+function stackLimitWritable(): boolean {
+  if (stackLimitIsWritable === undefined) {
+    const descriptor = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
+    stackLimitIsWritable = descriptor === undefined ? Object.isExtensible(Error) : descriptor.writable === true || descriptor.set !== undefined;
+  }
+  return stackLimitIsWritable;
 }
 
 /**
@@ -300,12 +326,8 @@ export function readPath(target: string, limit: number, accept: (opened: OpenedP
       return null;
     }
   }
-  let handle: number;
-  try {
-    handle = openSync(target, O_PATH);
-  } catch {
-    return null;
-  }
+  const handle = openForLookup(target);
+  if (typeof handle === "string") return null;
   try {
     const stats = fstatSync(handle);
     if (!stats.isFile() || !accept({ real: readlinkSync(`${PROC_FD}/${String(handle)}`), stats })) return null;

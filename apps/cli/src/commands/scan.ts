@@ -6,6 +6,7 @@ import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { mapOrdered } from "../map-ordered.js";
 import { checkReturnFile, type Outcome } from "../scan/check-one.js";
+import { relativeBelow } from "../scan/names.js";
 import { Output } from "../scan/output.js";
 import { Progress } from "../scan/progress.js";
 import { failureLine, renderSummary } from "../scan/stylish.js";
@@ -102,14 +103,21 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const command = knownCommand(config, values.command);
   const files = createFileView(root);
 
-  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files };
-  const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, display(io.cwd, file), context);
+  const context = { cwd: io.cwd, config, command, preset: values.preset, files };
+  const belowCwd = relativeBelow(io.cwd, dir);
+  const belowRoot = relativeBelow(root, dir);
+  const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, belowCwd(file) ?? file, belowRoot(file), context);
 
   const out = new Output(io);
   const progress = new Progress(io, shownDir, io.stderrIsTTY === true && !quiet);
   const summary = new Summary();
   const walkProblems: string[] = [];
-  const returnFiles = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`));
+  // The view is told what the walk's folders held: a name not in its folder (a postflight marker, usually) needs no lookup.
+  const listed = (folder: string, names: readonly string[]): void => {
+    const below = belowRoot(folder);
+    if (below !== undefined) files.listed(below, names);
+  };
+  const returnFiles = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`), listed);
   const json = format === "json";
   if (json) out.write("[");
 

@@ -1,4 +1,4 @@
-import { commandOfStatus, isObject, relativeInside, isReturnlintError, isSuccessLike, stripBom, type FileView, type LoadedConfig } from "@returnlint/core";
+import { commandOfStatus, isObject, isReturnlintError, isSuccessLike, stripBom, type FileView, type LoadedConfig } from "@returnlint/core";
 import { readReturnFile, validate, type ValidationReport } from "@returnlint/api";
 
 /** One return file of a scan: its report, or why it could not be read. */
@@ -8,8 +8,6 @@ export type Outcome =
 
 export interface ScanContext {
   readonly cwd: string;
-  /** The project root: a return file's path below it is what rules that look beside it (the postflight marker) are given. */
-  readonly root: string;
   readonly config: LoadedConfig;
   /** `--command`; null: each return's command comes from its status (core's `commandOfStatus`). */
   readonly command: string | null;
@@ -18,23 +16,31 @@ export interface ScanContext {
   readonly files: FileView;
 }
 
-/** Reads one return file (never through a symlink) and validates it: one read, one parse. */
-export async function checkReturnFile(file: string, source: string, context: ScanContext): Promise<Outcome> {
+const NOT_FOLLOWED = { followSymlink: false } as const;
+
+/**
+ * Reads one return file (never through a symlink) and validates it: one read, one parse.
+ * `source` is the file as output shows it; `returnFile` its path below the project root
+ * (undefined outside it), what rules that look beside it (the postflight marker) are given.
+ */
+export async function checkReturnFile(file: string, source: string, returnFile: string | undefined, context: ScanContext): Promise<Outcome> {
   let text: string;
   try {
-    text = stripBom(readReturnFile(file, { followSymlink: false }).text);
+    text = stripBom(readReturnFile(file, NOT_FOLLOWED).text);
   } catch (error) {
     return { source, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
   }
+  // One object of one shape per return (validate treats an undefined option as one not given).
   const report = await validate(text, {
     cwd: context.cwd,
     files: context.files,
     config: context.config,
-    ...(context.command === null ? { commandOf: commandOfMetadataFile } : { command: context.command }),
+    command: context.command ?? undefined,
+    commandOf: context.command === null ? commandOfMetadataFile : undefined,
     fromFile: true,
     source,
-    returnFile: relativeInside(context.root, file),
-    ...(context.preset === undefined ? {} : { preset: context.preset }),
+    returnFile,
+    preset: context.preset,
   });
   // A handoff lists no artifacts of its own: the metadata file beside it carries them; a batch lists tasks.
   const phantom = report.format === "handoff" ? false : report.format === "multi-task" ? completedNoTask(report.value) : claimsPhantomWork(report.value, context.files);

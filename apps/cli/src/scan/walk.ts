@@ -10,9 +10,14 @@ import { formatOfFileName } from "@returnlint/core";
  * are each listed in one call, which costs a third of the CPU of a directory handle
  * (Node 20). The calls are synchronous on purpose: a directory read is a few
  * microseconds, a round trip through libuv's thread pool tens of them, and the walk
- * only advances as fast as the checks consume it.
+ * only advances as fast as the checks consume it. `onListing` is told what each folder
+ * listed in one call held, before any return file in it is yielded.
  */
-export function* walkReturnFiles(dir: string, onProblem: (dir: string, reason: string) => void): Generator<string> {
+export function* walkReturnFiles(
+  dir: string,
+  onProblem: (dir: string, reason: string) => void,
+  onListing?: (dir: string, names: readonly string[]) => void,
+): Generator<string> {
   let handle: Dir;
   try {
     handle = opendirSync(dir, { bufferSize: 256 });
@@ -21,7 +26,10 @@ export function* walkReturnFiles(dir: string, onProblem: (dir: string, reason: s
     return;
   }
   try {
-    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) yield* visit(dir, entry, onProblem);
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      if (entry.isDirectory()) yield* folder(path.join(dir, entry.name), onProblem, onListing);
+      else if (isReturnFile(entry)) yield path.join(dir, entry.name);
+    }
   } catch (error) {
     onProblem(dir, reasonOf(error));
   } finally {
@@ -29,21 +37,29 @@ export function* walkReturnFiles(dir: string, onProblem: (dir: string, reason: s
   }
 }
 
-function* visit(parent: string, entry: Dirent, onProblem: (dir: string, reason: string) => void): Generator<string> {
-  const child = path.join(parent, entry.name);
-  if (entry.isFile()) {
-    if (formatOfFileName(entry.name) !== undefined) yield child;
-    return;
-  }
-  if (!entry.isDirectory()) return;
+/** The return files in a folder below `dir` and in its own folders: one generator per folder, none per file. */
+function* folder(
+  dir: string,
+  onProblem: (dir: string, reason: string) => void,
+  onListing: ((dir: string, names: readonly string[]) => void) | undefined,
+): Generator<string> {
   let entries: Dirent[];
   try {
-    entries = readdirSync(child, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
-    onProblem(child, reasonOf(error));
+    onProblem(dir, reasonOf(error));
     return;
   }
-  for (const grandchild of entries) yield* visit(child, grandchild, onProblem);
+  onListing?.(dir, entries.map((entry) => entry.name));
+  for (const entry of entries) {
+    if (entry.isDirectory()) yield* folder(path.join(dir, entry.name), onProblem, onListing);
+    else if (isReturnFile(entry)) yield path.join(dir, entry.name);
+  }
+}
+
+/** A regular file (never a symlink) named like a return. */
+function isReturnFile(entry: Dirent): boolean {
+  return entry.isFile() && formatOfFileName(entry.name) !== undefined;
 }
 
 function reasonOf(error: unknown): string {
