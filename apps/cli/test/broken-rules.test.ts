@@ -1,7 +1,7 @@
 import { realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadReturnlintConfig, validate } from "@returnlint/api";
+import { loadReturnlintConfig, validate, type ReportObject } from "@returnlint/api";
 import { STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
 
 /** A local rule module, ./rules/<id>.mjs, whose check is `body`. */
@@ -20,9 +20,6 @@ function projectWith(id: string, body: string): { root: string; source: string }
   return { root, source: path.join(realpathSync(root), "rules", `${id}.mjs`) };
 }
 
-interface JsonReport {
-  results: { ruleId: string; level: string; messageId: string; message: string; detail?: string }[];
-}
 
 /** Runs the CLI with --format json: exit 2, the broken rule named with its file, the built-in rules' results all there. */
 function expectNamedInternalError(id: string, body: string, messageId: string, detail: string, env: Record<string, string> = {}): number {
@@ -33,7 +30,7 @@ function expectNamedInternalError(id: string, body: string, messageId: string, d
   expect(run.status).toBe(2);
   expect(run.stderr).toBe("");
   expect(run.stdout).not.toMatch(STACK_FRAME);
-  const { results } = JSON.parse(run.stdout) as JsonReport;
+  const { results } = JSON.parse(run.stdout) as ReportObject;
   const broken = results.filter((result) => result.ruleId === id);
   expect(broken).toHaveLength(1);
   expect(broken[0]).toMatchObject({ level: "fail", messageId });

@@ -2,6 +2,7 @@ import { mkdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
+import type { ReportObject } from "@returnlint/api";
 
 /** The source of a rule module: it reports `found` when the return's status is `bad`, else passes. */
 function ruleModule(id: string, options: { exportAs?: "esm" | "cjs" | "cjs-default"; check?: string; schema?: object } = {}): string {
@@ -40,16 +41,10 @@ const ok = {
 };
 const bad = { ...ok, status: "bad" };
 
-interface JsonReport {
-  ok: boolean;
-  format: string;
-  preset: string;
-  results: { ruleId: string; level: string; messageId: string; message: string; pointer?: string; detail?: string }[];
-}
 
 function checkJson(root: string, file: string, extra: string[] = []) {
   const run = returnlint(["check", file, "--format", "json", ...extra], { cwd: root });
-  return { ...run, report: JSON.parse(run.stdout) as JsonReport };
+  return { ...run, report: JSON.parse(run.stdout) as ReportObject };
 }
 
 describe("rules from outside returnlint", () => {
@@ -178,7 +173,7 @@ describe("resolution starts at the config file's directory, not the cwd", () => 
     const run = returnlint(["check", "../team/bad.json", "--config", "../team/returnlint.config.json", "--root", "../team", "--format", "json"], {
       cwd: path.join(root, "elsewhere"),
     });
-    const report = JSON.parse(run.stdout) as JsonReport;
+    const report = JSON.parse(run.stdout) as ReportObject;
     expect(report.results.filter((result) => result.messageId === "found").map((result) => result.ruleId)).toEqual(["local", "pkg"]);
     expect(run.status).toBe(1);
   });
@@ -187,7 +182,7 @@ describe("resolution starts at the config file's directory, not the cwd", () => 
     const root = project({ "r.md": "x", "bad.json": bad, ...packageFiles("returnlint-rule-pkg", ruleModule("pkg")), "returnlint.config.json": { rules: { pkg: "error" } } });
     mkdirSync(path.join(root, "deep/er"), { recursive: true });
     const run = returnlint(["check", "../../bad.json", "--root", "../..", "--format", "json"], { cwd: path.join(root, "deep/er") });
-    expect((JSON.parse(run.stdout) as JsonReport).results).toContainEqual(expect.objectContaining({ ruleId: "pkg", messageId: "found" }));
+    expect((JSON.parse(run.stdout) as ReportObject).results).toContainEqual(expect.objectContaining({ ruleId: "pkg", messageId: "found" }));
   });
 });
 

@@ -3,6 +3,7 @@ import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO, STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
+import type { ReportObject } from "@returnlint/api";
 
 // Issue 10 end to end: the built CLI, a config enabling the opt-in rules, a real git repository.
 
@@ -14,12 +15,8 @@ const metaFile = (names: readonly string[], session = "sess_1") => ({
   metadata: metadata("general-research-agent", session),
 });
 
-interface JsonReport {
-  readonly ok: boolean;
-  readonly results: readonly { readonly ruleId: string; readonly level: string; readonly messageId: string; readonly message: string }[];
-}
 const evidence = (stdout: string) =>
-  (JSON.parse(stdout) as JsonReport).results
+  (JSON.parse(stdout) as ReportObject).results
     .filter((result) => result.ruleId === "artifact-evidence" && (result.level === "pass" || result.level === "fail"))
     .map((result) => `${result.level} ${result.messageId} ${result.message}`);
 
@@ -102,7 +99,7 @@ describe("check --since --git-base --transcript with artifact-evidence enabled",
   it("checks nothing, and fails nothing, when no evidence was given", () => {
     const run = check(["old"]);
     expect(run.status).toBe(0);
-    expect((JSON.parse(run.stdout) as JsonReport).results.map((result) => result.messageId)).toContain("nothingToCheck");
+    expect((JSON.parse(run.stdout) as ReportObject).results.map((result) => result.messageId)).toContain("nothingToCheck");
   });
 
   it("reports stale metadata from another session", () => {

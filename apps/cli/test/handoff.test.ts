@@ -2,16 +2,8 @@ import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { project, returnlint } from "./helpers.js";
+import type { ReportObject } from "@returnlint/api";
 
-interface JsonReport {
-  ok: boolean;
-  format: string;
-  preset: string;
-  status: string | null;
-  source: string;
-  task?: string;
-  results: { ruleId: string; level: string; messageId: string; pointer?: string }[];
-}
 
 const handoff = (fields: Record<string, unknown> = {}) => ({
   status: "partial",
@@ -23,7 +15,7 @@ const handoff = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-const problems = (report: JsonReport) => report.results.filter((result) => result.level === "fail" || result.level === "warn").map((result) => `${result.level} ${result.messageId} ${result.pointer ?? ""}`);
+const problems = (report: ReportObject) => report.results.filter((result) => result.level === "fail" || result.level === "warn").map((result) => `${result.level} ${result.messageId} ${result.pointer ?? ""}`);
 
 describe("the handoff format on disk", () => {
   it("checks .orchestrator-handoff.json with the handoff preset, picked by its name", () => {
@@ -43,7 +35,7 @@ describe("the handoff format on disk", () => {
     const root = project({ "specs/042_prove_lemma/.orchestrator-handoff.json": handoff({ phases_completed: 5 }) });
     const run = returnlint(["check", "specs/042_prove_lemma/.orchestrator-handoff.json", "--format", "json"], { cwd: root });
     expect(run.status).toBe(1);
-    const report = JSON.parse(run.stdout) as JsonReport;
+    const report = JSON.parse(run.stdout) as ReportObject;
     expect(report).toMatchObject({ ok: false, format: "handoff", preset: "handoff", status: "partial" });
     expect(problems(report)).toEqual(["fail partialWithAllPhases /phases_completed", "fail continuationPathInvalid /continuation_path"]);
   });
@@ -65,12 +57,12 @@ describe("the handoff format on disk", () => {
     const run = returnlint(["check", "--task", "42,1234", "--format", "json"], { cwd: root });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(1);
-    const reports = JSON.parse(run.stdout) as JsonReport[];
+    const reports = JSON.parse(run.stdout) as ReportObject[];
     expect(reports.map((report) => [report.task, report.source, report.format, report.ok])).toEqual([
       ["42", "specs/042_prove_lemma/.orchestrator-handoff.json", "handoff", true],
       ["1234", "specs/archive/1234_add_cache/.orchestrator-handoff.json", "handoff", false],
     ]);
-    expect(problems(reports[1] as JsonReport)).toEqual(["fail noContinuation /continuation_path"]);
+    expect(problems(reports[1] as ReportObject)).toEqual(["fail noContinuation /continuation_path"]);
   });
 
   it("prefers the task's .return-meta.json when both files are there", () => {
@@ -79,7 +71,7 @@ describe("the handoff format on disk", () => {
       "specs/042_prove_lemma/.return-meta.json": { status: "partial", artifacts: [], metadata: { session_id: "sess_1" } },
     });
     const run = returnlint(["check", "--task", "42", "--format", "json"], { cwd: root });
-    const report = JSON.parse(run.stdout) as JsonReport;
+    const report = JSON.parse(run.stdout) as ReportObject;
     expect(report.format).toBe("metadata-file");
     expect(report.source).toBe("specs/042_prove_lemma/.return-meta.json");
   });
@@ -92,7 +84,7 @@ describe("the handoff format on disk", () => {
     });
     const run = returnlint(["scan", "--format", "json"], { cwd: root });
     expect(run.status).toBe(1);
-    const reports = JSON.parse(run.stdout) as JsonReport[];
+    const reports = JSON.parse(run.stdout) as ReportObject[];
     expect(reports.map((report) => [report.source, report.format, report.ok])).toEqual([
       ["specs/042_prove_lemma/.orchestrator-handoff.json", "handoff", false],
       ["specs/archive/0007_add_cache/.orchestrator-handoff.json", "handoff", true],

@@ -1,16 +1,9 @@
 import { readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { lintFile, lintTask, loadReturnlintConfig } from "@returnlint/api";
+import { lintFile, lintTask, loadReturnlintConfig, type ReportObject } from "@returnlint/api";
 import { metadata, project, returnlint } from "./helpers.js";
 
-interface JsonReport {
-  ok: boolean;
-  format: string;
-  source: string;
-  task?: string;
-  results: { ruleId: string; level: string; messageId: string; pointer?: string; message: string }[];
-}
 
 const TASK = "specs/042_prove_lemma";
 const HANDOFF = `${TASK}/handoffs/phase-3-handoff-20260314.md`;
@@ -31,7 +24,7 @@ const partial = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-const problems = (report: JsonReport) => report.results.filter((result) => result.level === "fail" || result.level === "warn").map((result) => `${result.level} ${result.ruleId}/${result.messageId} ${result.pointer ?? ""}`);
+const problems = (report: ReportObject) => report.results.filter((result) => result.level === "fail" || result.level === "warn").map((result) => `${result.level} ${result.ruleId}/${result.messageId} ${result.pointer ?? ""}`);
 
 describe("the metadata file's added fields on disk", () => {
   it("passes a partial return whose handoff, source artifact and modified files are real (task folder zero-padded)", () => {
@@ -65,7 +58,7 @@ describe("the metadata file's added fields on disk", () => {
     symlinkSync(outside, path.join(root, TASK, "out"));
     const run = returnlint(["check", "--task", "42", "--format", "json"], { cwd: root });
     expect(run.status).toBe(1);
-    const report = JSON.parse(run.stdout) as JsonReport;
+    const report = JSON.parse(run.stdout) as ReportObject;
     expect(problems(report)).toEqual([
       "fail file-claims/fileInvalid /partial_progress/handoff_path",
       "fail file-claims/fileInvalid /memory_candidates/0/source_artifact",
@@ -114,7 +107,7 @@ describe("the metadata file's added fields on disk", () => {
     });
     const run = returnlint(["scan", "--format", "json"], { cwd: root });
     expect(run.stderr).toBe("");
-    const reports = JSON.parse(run.stdout) as JsonReport[];
+    const reports = JSON.parse(run.stdout) as ReportObject[];
     const markers = reports
       .map((report) => [report.source, report.results.filter((result) => result.ruleId === "postflight-marker").map((result) => result.level)] as const)
       .sort(([a], [b]) => a.localeCompare(b));

@@ -1,23 +1,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { lintFile, loadReturnlintConfig } from "@returnlint/api";
+import { lintFile, loadReturnlintConfig, type ReportObject } from "@returnlint/api";
 import { EXAMPLES, project, returnlint } from "./helpers.js";
 
-interface JsonReport {
-  ok: boolean;
-  format: string;
-  preset: string;
-  status: string | null;
-  source: string;
-  results: { ruleId: string; level: string; messageId: string; message: string; pointer?: string }[];
-}
 
 /** The passing batch of examples/multi-task (session sess_1783582863_a1b2c3, three cycles), with no failed task unless a case says so. */
 const example = JSON.parse(readFileSync(path.join(EXAMPLES, "multi-task", "specs", ".return-meta-multi.json"), "utf8")) as { metadata: Record<string, unknown> };
 const batch = (status: string, metadata: Record<string, unknown> = {}) => ({ ...example, status, metadata: { ...example.metadata, tasks_failed: [], ...metadata } });
 
-const problems = (report: JsonReport) => report.results.filter((result) => result.level === "fail" || result.level === "warn").map((result) => `${result.level} ${result.ruleId}/${result.messageId} ${result.pointer ?? ""}`);
+const problems = (report: ReportObject) => report.results.filter((result) => result.level === "fail" || result.level === "warn").map((result) => `${result.level} ${result.ruleId}/${result.messageId} ${result.pointer ?? ""}`);
 
 describe("the multi-task format on disk", () => {
   it("checks specs/.return-meta-multi.json with the multi-task preset, picked by its name", () => {
@@ -35,7 +27,7 @@ describe("the multi-task format on disk", () => {
     const root = project({ "specs/.return-meta-multi.json": batch("completed", { tasks_failed: [44, { task_number: 45, reason: "lake build fails" }] }) });
     const run = returnlint(["check", "specs/.return-meta-multi.json", "--format", "json"], { cwd: root });
     expect(run.status).toBe(1);
-    const report = JSON.parse(run.stdout) as JsonReport;
+    const report = JSON.parse(run.stdout) as ReportObject;
     expect(report).toMatchObject({ ok: false, format: "multi-task", preset: "multi-task", status: "completed", source: "specs/.return-meta-multi.json" });
     expect(problems(report)).toEqual(["fail multi-task/successWithFailures /status"]);
     expect(report.results.find((result) => result.level === "fail")?.message).toBe('Batch says "completed" but 2 tasks in metadata.tasks_failed: 44, 45');
@@ -47,7 +39,7 @@ describe("the multi-task format on disk", () => {
     expect(returnlint(["check", file, "--session-id", "sess_1783582863_a1b2c3"], { cwd: root }).status).toBe(0);
     const stale = returnlint(["check", file, "--session-id", "sess_1783590000_ffffff", "--format", "json"], { cwd: root });
     expect(stale.status).toBe(1);
-    const report = JSON.parse(stale.stdout) as JsonReport;
+    const report = JSON.parse(stale.stdout) as ReportObject;
     expect(report.format).toBe("multi-task");
     expect(problems(report)).toEqual(["fail session-id/mismatch /session_id"]);
   });
@@ -59,7 +51,7 @@ describe("the multi-task format on disk", () => {
     });
     const missing = returnlint(["check", "specs/.return-meta-multi.json", "--format", "json"], { cwd: root });
     expect(missing.status).toBe(1);
-    expect(problems(JSON.parse(missing.stdout) as JsonReport)).toEqual(["fail required-fields/missingMetadataField /metadata/tasks_failed", "fail required-fields/missingMetadataField /metadata/cycles_used"]);
+    expect(problems(JSON.parse(missing.stdout) as ReportObject)).toEqual(["fail required-fields/missingMetadataField /metadata/tasks_failed", "fail required-fields/missingMetadataField /metadata/cycles_used"]);
     const broken = returnlint(["check", "specs/.return-meta-multi-sess_2.json"], { cwd: root });
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain("[INFO] Format multi-task (auto): read from specs/.return-meta-multi-sess_2.json\n");
@@ -77,7 +69,7 @@ describe("the multi-task format on disk", () => {
 
     const forced = returnlint(["check", "--preset", "multi-task", "--format", "json", "-"], { cwd: root, input: JSON.stringify({ status: "done", metadata: { tasks_completed: [42], tasks_failed: "none", cycles_used: 1, multi_task_mode: false } }) });
     expect(forced.status).toBe(1);
-    const report = JSON.parse(forced.stdout) as JsonReport;
+    const report = JSON.parse(forced.stdout) as ReportObject;
     expect(report.format).toBe("multi-task");
     expect(problems(report)).toEqual(["fail required-fields/wrongType /metadata/tasks_failed", "fail multi-task/invalidStatus /status", "fail multi-task/notMultiTaskMode /metadata/multi_task_mode"]);
   });
@@ -97,7 +89,7 @@ describe("the multi-task format on disk", () => {
     const run = returnlint(["scan", "--format", "json"], { cwd: root });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(1);
-    const reports = JSON.parse(run.stdout) as JsonReport[];
+    const reports = JSON.parse(run.stdout) as ReportObject[];
     expect(reports.map((report) => [report.source, report.format, report.ok]).sort()).toEqual([
       ["specs/.orchestration/.return-meta-multi-sess_9.json", "multi-task", true],
       ["specs/.return-meta-multi.json", "multi-task", false],

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
 import { locateJsonError } from "../json/syntax-error.js";
@@ -27,13 +27,12 @@ export interface RawConfig {
  */
 export async function findConfig(cwd: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS, importer?: Importer): Promise<RawConfig | null> {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    const mayHold = namesIn(dir);
     for (const name of CONFIG_FILES) {
       const file = path.join(dir, name);
-      if (mayHold(name) && existsSync(file)) return readConfig(file, timeoutMs, importer);
+      if (existsSync(file)) return readConfig(file, timeoutMs, importer);
     }
     const manifest = path.join(dir, "package.json");
-    if (mayHold("package.json") && existsSync(manifest)) {
+    if (existsSync(manifest)) {
       const value = await readConfig(manifest, timeoutMs, importer);
       if (typeof value.value === "object" && value.value !== null && "returnlint" in value.value) {
         return { file: manifest, value: (value.value).returnlint };
@@ -41,23 +40,6 @@ export async function findConfig(cwd: string, timeoutMs: number = DEFAULT_MODULE
     }
     if (path.dirname(dir) === dir) return null;
   }
-}
-
-/**
- * Whether a folder may hold a file of this name: one listing of the folder instead of a lookup
- * per name, on every folder up to the root. The caller still asks `existsSync`, as it always did,
- * of a name the listing holds: a symbolic link to nothing is no config. Names are compared
- * ignoring case, so that a case-insensitive file system finds what it always found; a folder that
- * cannot be listed (searchable, not readable) may hold any name.
- */
-function namesIn(dir: string): (name: string) => boolean {
-  let names: Set<string>;
-  try {
-    names = new Set(readdirSync(dir).map((name) => name.toLowerCase()));
-  } catch {
-    return () => true;
-  }
-  return (name) => names.has(name);
 }
 
 /**
