@@ -5,12 +5,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { editorSchema } from "@returnlint/core";
-import { BUILTIN_RULES } from "@returnlint/api";
+import { loadBuiltinRules } from "@returnlint/api";
 
 export const SCHEMA_FILE = new URL("../packages/core/config.schema.json", import.meta.url);
 
-export function renderSchema() {
-  return `${JSON.stringify(editorSchema([...BUILTIN_RULES.values()].map(({ rule }) => rule)), null, 2)}\n`;
+export async function renderSchema() {
+  const rules = await loadBuiltinRules();
+  return `${JSON.stringify(editorSchema([...rules.values()].map(({ rule }) => rule)), null, 2)}\n`;
 }
 
 if (fileURLToPath(import.meta.url) === path.resolve(process.argv[1] ?? "")) {
@@ -21,7 +22,7 @@ if (fileURLToPath(import.meta.url) === path.resolve(process.argv[1] ?? "")) {
   } catch {
     // Not written yet.
   }
-  const after = renderSchema();
+  const after = await renderSchema();
   if (after === before) console.log("packages/core/config.schema.json is up to date.");
   else if (check) {
     console.log("stale: packages/core/config.schema.json (run pnpm docs:schema)");

@@ -2,11 +2,11 @@
 // `node scripts/rule-docs.mjs --check` only reports stale READMEs (exit 1).
 import { readFileSync, writeFileSync } from "node:fs";
 import { withOptionsTable } from "@returnlint/core";
-import { BUILTIN_RULES } from "@returnlint/api";
+import { loadBuiltinRules } from "@returnlint/api";
 
 const check = process.argv.includes("--check");
 let stale = 0;
-for (const [id, { rule }] of BUILTIN_RULES) {
+for (const [id, { rule }] of await loadBuiltinRules()) {
   const file = new URL(`../packages/rule-${id}/README.md`, import.meta.url);
   const before = readFileSync(file, "utf8");
   const after = withOptionsTable(before, rule.meta);

@@ -4,7 +4,9 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { editorSchema } from "@returnlint/core";
-import { BUILTIN_RULES } from "returnlint";
+import { loadBuiltinRules } from "returnlint";
+
+const BUILTIN_RULES = await loadBuiltinRules();
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const published = readFileSync(path.join(REPO, "packages", "core", "config.schema.json"), "utf8");

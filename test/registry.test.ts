@@ -6,7 +6,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PRESETS } from "@returnlint/api";
 import { docsUrl } from "@returnlint/core";
-import { BUILTIN_RULES } from "returnlint";
+import { BUILTIN_RULES, loadBuiltinRules } from "returnlint";
+
+const LOADED = await loadBuiltinRules();
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const rulePackages = readdirSync(path.join(REPO, "packages")).filter((name) => name.startsWith("rule-") && name !== "rule-tester");
@@ -16,12 +18,23 @@ describe("the rule registry", () => {
     expect([...BUILTIN_RULES.keys()].sort()).toEqual(rulePackages.map((name) => name.slice("rule-".length)).sort());
   });
 
+  it("imports each rule from its own package, once, under the id it is registered by", async () => {
+    for (const [id, builtin] of BUILTIN_RULES) {
+      const loaded = await builtin.load();
+      expect(loaded.rule.id).toBe(id);
+      expect(loaded.source).toBe(`@returnlint/rule-${id}`);
+      expect(await builtin.load()).toBe(loaded);
+      expect(LOADED.get(id)).toBe(loaded);
+    }
+    expect([...LOADED.keys()]).toEqual([...BUILTIN_RULES.keys()]);
+  });
+
   for (const folder of rulePackages) {
     const id = folder.slice("rule-".length);
     it(`${id}: folder, package name, docs URL and README title agree`, () => {
       const manifest = JSON.parse(readFileSync(path.join(REPO, "packages", folder, "package.json"), "utf8")) as { name: string };
       expect(manifest.name).toBe(`@returnlint/${folder}`);
-      expect(BUILTIN_RULES.get(id)?.rule.meta.docs).toBe(docsUrl(id));
+      expect(LOADED.get(id)?.rule.meta.docs).toBe(docsUrl(id));
       const readme = path.join(REPO, "packages", folder, "README.md");
       expect(existsSync(readme), `${readme} is missing`).toBe(true);
       expect(readFileSync(readme, "utf8").split("\n")[0]).toBe(`# ${id}`);
@@ -37,7 +50,7 @@ describe("returnlint rules and returnlint explain, as a user runs them", () => {
     const listed = JSON.parse(run(["rules", "--format", "json"]).stdout) as { id: string; description: string; docs: string; builtin: boolean; presets: Record<string, string> }[];
     expect(listed.map((rule) => rule.id)).toEqual([...BUILTIN_RULES.keys()]);
     for (const rule of listed) {
-      const { meta } = BUILTIN_RULES.get(rule.id)?.rule ?? { meta: undefined };
+      const { meta } = LOADED.get(rule.id)?.rule ?? { meta: undefined };
       expect(rule).toMatchObject({ description: meta?.description, docs: meta?.docs, builtin: true });
       for (const [name, preset] of BUILTIN_PRESETS) {
         const entry = preset.rules[rule.id];
@@ -61,7 +74,7 @@ describe("the built-in presets", () => {
   for (const [name, preset] of BUILTIN_PRESETS) {
     it(`${name}: names only registered rules, with options their schemas accept`, () => {
       for (const [id, entry] of Object.entries(preset.rules)) {
-        const loaded = BUILTIN_RULES.get(id);
+        const loaded = LOADED.get(id);
         expect(loaded, `${name} names unknown rule ${id}`).toBeDefined();
         if (loaded === undefined) continue;
         const options = { ...(loaded.rule.meta.defaultOptions as object), ...(Array.isArray(entry) ? (entry[1] as object | undefined) : {}) };

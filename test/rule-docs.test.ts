@@ -4,7 +4,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createFileView, parseReturn, runRules, withOptionsTable } from "@returnlint/core";
-import { BUILTIN_RULES } from "returnlint";
+import { loadBuiltinRules } from "returnlint";
+
+const BUILTIN_RULES = await loadBuiltinRules();
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const EXAMPLE = /<!-- example: (pass|fail)(?: ([\w,]+))?((?: \w+=\S+)*) -->\n```json\n([\s\S]*?)\n```/g;

@@ -5,7 +5,7 @@ import { RULE_WORKER } from "@returnlint/core";
 (globalThis as Record<symbol, unknown>)[RULE_WORKER] ??= fileURLToPath(new URL("./chunks/rule-worker.cjs", import.meta.url));
 
 export { validate, loadReturnlintConfig, type ConfigOptions, type ValidateOptions, type ValidationReport } from "@returnlint/api";
-export { BUILTIN_RULES } from "@returnlint/api";
+export { BUILTIN_RULES, loadBuiltinRules } from "@returnlint/api";
 export { describeRule, lintFile, lintTask, lintText, listRules, type LintedReturn, type LintOptions } from "@returnlint/api";
 export { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Located, type Problem } from "@returnlint/api";
 export { ReturnlintError, defineRule, type Report, type Result, type ReturnOrigin, type Rule } from "@returnlint/core";

@@ -4,7 +4,7 @@ import { createFileView, parseReturn, runRules, type ConfiguredRule, type Report
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadReturnlintConfig, validate } from "@returnlint/api";
-import { BUILTIN_RULES } from "@returnlint/api";
+import { BUILTIN_RULES, loadBuiltinRules } from "@returnlint/api";
 import { STACK_FRAME, project, returnlint } from "./helpers.js";
 
 const LEVELS = ["pass", "info", "warn", "fail"];
@@ -103,7 +103,7 @@ describe("arbitrary JSON through the library API: never throws, always a well-fo
   });
 
   it("core's runRules with every built-in rule at error, on any JSON value", { timeout: 60_000 }, async () => {
-    const rules: ConfiguredRule[] = [...BUILTIN_RULES.values()].map(({ rule, source }) => ({ rule, severity: "error", options: rule.meta.defaultOptions as unknown, source }));
+    const rules: ConfiguredRule[] = [...(await loadBuiltinRules()).values()].map(({ rule, source }) => ({ rule, severity: "error", options: rule.meta.defaultOptions as unknown, source }));
     const files = createFileView(root);
     await fc.assert(
       fc.asyncProperty(fc.oneof(anything, returnShaped), command, fc.constantFrom("v5" as const, "v7" as const, "metadata-file" as const), async (value, name, format) => {

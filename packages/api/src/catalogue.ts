@@ -1,5 +1,5 @@
 import { closest, completeMeta, renderOptionsTable, ReturnlintError, type AnyRule, type LoadedConfig, type LoadedRule, type RuleEntry, type Severity } from "@returnlint/core";
-import { BUILTIN_RULES } from "./registry.js";
+import { loadBuiltinRules } from "./registry.js";
 
 /** What the config file itself says about a rule: its severity under `rules`, and under each command that names it. */
 export interface Configured {
@@ -19,14 +19,15 @@ export interface CatalogueEntry {
   readonly configured?: Configured;
 }
 
-/** Every rule returnlint can run here: the built-in ones, then what the config and its presets add. */
-export function catalogue(config: LoadedConfig): CatalogueEntry[] {
-  const entries = new Map<string, LoadedRule>(BUILTIN_RULES);
+/** Every rule returnlint can run here: the built-in ones (imported, all of them), then what the config and its presets add. */
+export async function catalogue(config: LoadedConfig): Promise<CatalogueEntry[]> {
+  const builtins = await loadBuiltinRules();
+  const entries = new Map<string, LoadedRule>(builtins);
   for (const [id, loaded] of config.rules) if (!entries.has(id)) entries.set(id, loaded);
   return [...entries].map(([id, loaded]) => ({
     id,
     loaded,
-    builtin: BUILTIN_RULES.get(id)?.rule === loaded.rule,
+    builtin: builtins.get(id)?.rule === loaded.rule,
     presets: Object.fromEntries([...config.presets].map(([name, preset]) => [name, severityOf(preset.rules[id])])),
     ...(config.file === null ? {} : { configured: configuredOf(config, id) }),
   }));

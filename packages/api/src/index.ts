@@ -2,7 +2,7 @@
 // are built on. The `returnlint` package re-exports its public part (validate, loadReturnlintConfig,
 // the hook's checkReturn, …); the rest is what the CLI itself needs from the same layer.
 export { validate, loadReturnlintConfig, type ConfigOptions, type Importer, type ValidateOptions, type ValidationReport } from "./validate.js";
-export { BUILTIN_PRESETS, BUILTIN_RULES } from "./registry.js";
+export { BUILTIN_PRESETS, BUILTIN_RULES, loadBuiltinRules } from "./registry.js";
 export { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, problemLines, reaskLines, type CheckedReturn, type Located, type NamedTask, type Problem } from "./subagent.js";
 export { reask, reaskLine, reaskMany, reaskLines as reportReaskLines } from "./reask.js";
 export { exitCodeOfReport, failing, passed, problems, subject, warningsFail, warningsVerdict } from "./verdict.js";

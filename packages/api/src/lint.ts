@@ -89,11 +89,11 @@ async function lint(text: string, options: LintOptions & Pick<ValidateOptions, "
 }
 
 /** Every rule, as `returnlint rules --format json` lists them. */
-export function listRules(config: LoadedConfig): ReturnType<typeof ruleListing>[] {
-  return catalogue(config).map(ruleListing);
+export async function listRules(config: LoadedConfig): Promise<ReturnType<typeof ruleListing>[]> {
+  return (await catalogue(config)).map(ruleListing);
 }
 
 /** One rule's documentation, as `returnlint explain RULE` prints it (built-in rules' READMEs as `readmeOf` finds them). */
-export function describeRule(config: LoadedConfig, name: string, readmeOf?: ReadmeOf): Promise<string> {
-  return explainRule(catalogue(config), name, readmeOf);
+export async function describeRule(config: LoadedConfig, name: string, readmeOf?: ReadmeOf): Promise<string> {
+  return explainRule(await catalogue(config), name, readmeOf);
 }

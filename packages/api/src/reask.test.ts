@@ -6,7 +6,9 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Result } from "@returnlint/core";
 import { INSTRUCTED, reaskLine } from "./reask.js";
-import { BUILTIN_RULES } from "./registry.js";
+import { loadBuiltinRules } from "./registry.js";
+
+const BUILTIN_RULES = await loadBuiltinRules();
 import { validate, type ValidateOptions } from "./validate.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "returnlint-reask-"));

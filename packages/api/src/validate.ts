@@ -105,9 +105,9 @@ function precompiledValidators(): PrecompiledValidators | undefined {
   precompiled ??= {
     ...(PRECOMPILED.config === undefined ? {} : { config: PRECOMPILED.config }),
     rules: new Map(
-      [...BUILTIN_RULES].flatMap(([id, { rule }]): [AnyRule, SchemaValidator][] => {
+      [...BUILTIN_RULES.keys()].flatMap((id): [string, SchemaValidator][] => {
         const validate = PRECOMPILED?.[`rule:${id}`];
-        return validate === undefined ? [] : [[rule, validate]];
+        return validate === undefined ? [] : [[id, validate]];
       }),
     ),
   };
@@ -141,12 +141,14 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
   const value = parse.ok ? parse.value : undefined;
   const command = options.command ?? options.commandOf?.(value) ?? null;
   // Plain fields, no spreads: this is the hot path of every return (bench Case 4).
-  const { format, preset, rules, detection } = rulesFor(config, {
+  const resolving = rulesFor(config, {
     command,
     value,
     preset: options.preset,
     source: fromFile ? (options.source ?? "a metadata file") : undefined,
   });
+  // A promise only the first time a preset's built-in rules are imported.
+  const { format, preset, rules, detection } = resolving instanceof Promise ? await resolving : resolving;
   const files = options.files ?? fileViewOf(options.root ?? options.cwd ?? process.cwd(), options.returnFiles ?? []);
   const running = runRulesEagerly({
     text,

@@ -49,7 +49,7 @@ export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export { loadConfig, type LoadOptions, type LoadedConfig } from "./config/resolve.js";
-export { resolveRule, type LoadedRule } from "./config/resolve-rule.js";
+export { builtinRule, importBuiltinRules, resolveRule, type BuiltinRule, type LoadedRule } from "./config/resolve-rule.js";
 export { rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";
 export type { PrecompiledValidators, SchemaValidator } from "./config/validators.js";
 export { configSchema, editorSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";

@@ -108,7 +108,7 @@ export function createServer(options: ServerOptions = {}): McpServer {
     },
     async () =>
       tool(log, async () => {
-        const rules = listRules(await project.config());
+        const rules = await listRules(await project.config());
         return { content: [{ type: "text", text: JSON.stringify(rules, null, 2) }], structuredContent: { rules } };
       }),
   );

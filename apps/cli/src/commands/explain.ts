@@ -35,7 +35,7 @@ export async function explain(argv: readonly string[], io: CommandIo): Promise<n
   const [name, ...extra] = positionals;
   if (name === undefined) throw new ReturnlintError("USAGE", 'Name the rule to explain: "returnlint explain artifacts". "returnlint rules" lists them.');
   if (extra.length > 0) throw new ReturnlintError("USAGE", `returnlint explain takes one rule; received ${String(positionals.length)}.`);
-  const entries = catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
+  const entries = await catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
   io.stdout(await explainRule(entries, name, async (entry) => (await import("../rule-docs.js")).RULE_DOCS[entry.loaded.rule.id]));
   return EXIT.passed;
 }

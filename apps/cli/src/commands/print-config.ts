@@ -48,16 +48,16 @@ export async function printConfig(argv: readonly string[], io: CommandIo): Promi
     ...(unlisted ? { note: `the config has no commands.${command} entry: its top-level preset and rules apply` } : {}),
     preset,
     ...(preset === "auto"
-      ? { formats: Object.fromEntries(FORMAT_NAMES.map((format) => [format, resolved(config, command, format)])) }
-      : resolved(config, command, values.preset)),
+      ? { formats: Object.fromEntries(await Promise.all(FORMAT_NAMES.map(async (format) => [format, await resolved(config, command, format)] as const))) }
+      : await resolved(config, command, values.preset)),
   };
   io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
   return EXIT.passed;
 }
 
 /** The rules one return to `command` gets; `preset` overrides the config's choice (a format, for auto). */
-function resolved(config: LoadedConfig, command: string | null, preset: string | undefined) {
-  const { format, rules } = rulesFor(config, { command, value: undefined, ...(preset === undefined ? {} : { preset }) });
+async function resolved(config: LoadedConfig, command: string | null, preset: string | undefined) {
+  const { format, rules } = await rulesFor(config, { command, value: undefined, ...(preset === undefined ? {} : { preset }) });
   return {
     format,
     rules: Object.fromEntries(rules.map(({ rule, severity, options, source }) => [rule.id, { severity, options, source }])),

@@ -38,7 +38,7 @@ export async function rules(argv: readonly string[], io: CommandIo): Promise<num
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint rules takes no arguments; received "${positionals.join(" ")}". Use "returnlint explain RULE" for one rule.`);
   const format = values.format ?? "table";
   if (format !== "table" && format !== "json") throw new ReturnlintError("USAGE", `--format must be table or json; received "${format}".`);
-  const entries = catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
+  const entries = await catalogue(await loadReturnlintConfig(configOptions(io.cwd, values)));
   io.stdout(format === "json" ? `${JSON.stringify(entries.map(ruleListing), null, 2)}\n` : table(entries));
   return EXIT.passed;
 }

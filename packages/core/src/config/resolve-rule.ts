@@ -14,18 +14,46 @@ export interface LoadedRule {
 }
 
 /**
+ * A rule that ships with the host, imported when it is first needed: a check imports the rules
+ * its return's preset runs, not every rule there is.
+ */
+export interface BuiltinRule {
+  readonly id: string;
+  /** The package it comes from. */
+  readonly source: string;
+  /** Imports the rule once; every call gives the same LoadedRule. */
+  load(): Promise<LoadedRule>;
+}
+
+/** A built-in rule `id` that `importRule` imports (its module's default export is the rule), on first use. */
+export function builtinRule(id: string, importRule: () => Promise<{ readonly default: AnyRule }>): BuiltinRule {
+  const source = `@returnlint/rule-${id}`;
+  let loading: Promise<LoadedRule> | undefined;
+  return {
+    id,
+    source,
+    load: () => (loading ??= importRule().then((module) => ({ rule: module.default, source }))),
+  };
+}
+
+/** Every built-in rule, imported: for what lists or documents them all (`returnlint rules`, the config schema). */
+export async function importBuiltinRules(builtins: ReadonlyMap<string, BuiltinRule>): Promise<ReadonlyMap<string, LoadedRule>> {
+  return new Map(await Promise.all([...builtins].map(async ([id, builtin]) => [id, await builtin.load()] as const)));
+}
+
+/**
  * `./rules/x.mjs`, `@scope/returnlint-rule-x`, `@scope/x`, `returnlint-rule-x`, or `x` (→ `returnlint-rule-x`).
  * Packages and files resolve from `base` (the config file's directory), or from each of several bases in turn.
  */
 export async function resolveRule(
   id: string,
   base: string | readonly string[],
-  builtins: ReadonlyMap<string, LoadedRule>,
+  builtins: ReadonlyMap<string, BuiltinRule>,
   timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS,
   importer?: Importer,
 ): Promise<LoadedRule> {
   const builtin = builtins.get(id);
-  if (builtin !== undefined) return builtin;
+  if (builtin !== undefined) return builtin.load();
   const tried: string[] = [`built-in rule "${id}"`];
   for (const from of typeof base === "string" ? [base] : base) {
     for (const candidate of candidatesFor(id, "rule")) {

@@ -6,7 +6,7 @@ import type { Importer } from "./import-file.js";
 import { findConfig, readConfig } from "./load.js";
 import { displayPath } from "./problems.js";
 import { resolvePreset } from "./resolve-preset.js";
-import { resolveRule, type LoadedRule } from "./resolve-rule.js";
+import { resolveRule, type BuiltinRule, type LoadedRule } from "./resolve-rule.js";
 import { checkShape, dictionary } from "./shape.js";
 import { ruleOptionProblems, type PrecompiledValidators } from "./validators.js";
 import type { Config, Preset, RuleEntry } from "./schema.js";
@@ -15,12 +15,17 @@ export interface LoadedConfig {
   /** The file it came from; null when no config was found and only presets apply. */
   readonly file: string | null;
   readonly config: Config;
-  /** Every rule any preset or the config names, by the id the config uses. */
+  /**
+   * Every rule the config names, or a preset that is not built in, by the id the config uses. A
+   * built-in preset's rules are the host's own: `rulesFor` imports them when a return first needs them.
+   */
   readonly rules: ReadonlyMap<string, LoadedRule>;
   /** Every preset the config names, resolved (with its `extends` chain flattened). */
   readonly presets: ReadonlyMap<string, Preset>;
   /** The host's built-in presets, by name; `auto` runs the one named after the detected format. */
   readonly builtinPresets: ReadonlyMap<string, Preset>;
+  /** The host's built-in rules, by id: what a built-in preset names. */
+  readonly builtinRules: ReadonlyMap<string, BuiltinRule>;
 }
 
 export interface LoadOptions {
@@ -29,8 +34,8 @@ export interface LoadOptions {
   readonly configFile?: string;
   /** `--preset`, checked here so that a typo fails before any input is read. */
   readonly preset?: string;
-  /** The rules that ship with the host, by id. */
-  readonly builtinRules: ReadonlyMap<string, LoadedRule>;
+  /** The rules that ship with the host, by id, imported on first use. */
+  readonly builtinRules: ReadonlyMap<string, BuiltinRule>;
   /** The presets that ship with the host, by name: one per format, named after it (v5, v7, metadata-file). */
   readonly builtinPresets: ReadonlyMap<string, Preset>;
   /** How config, preset and rule modules are imported (default: Node's `import()`). */
@@ -83,6 +88,9 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const rules = new Map<string, LoadedRule>();
   const entries: { where: (string | number)[]; id: string; entry: RuleEntry; bases: string[] }[] = [];
   for (const [name, preset] of presets) {
+    // A built-in preset names built-in rules with options they accept (repository tests say so):
+    // nothing to resolve or check here, and a check imports only the rules its return's preset runs.
+    if (options.builtinPresets.get(name) === preset) continue;
     for (const [id, entry] of Object.entries(preset.rules)) {
       const presetBase = presetBases.get(`${name}\0${id}`);
       const bases = presetBase === undefined || presetBase === base ? [base] : [presetBase, base];
@@ -94,9 +102,6 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     for (const [id, entry] of Object.entries(command.rules ?? {})) entries.push({ where: ["commands", name, "rules", id], id, entry, bases: [base] });
   }
 
-  // Built-in presets carry options their rules accept (a repository test says so); anything else is checked.
-  const onlyBuiltinPresets = [...presets.values()].every((preset) => options.builtinPresets.get(preset.name) === preset);
-  const checkOptions = raw !== null || !onlyBuiltinPresets;
   for (const { where, id, entry, bases } of entries) {
     let loaded = rules.get(id);
     if (loaded === undefined) {
@@ -110,9 +115,11 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       }
     }
     const given = Array.isArray(entry) ? (entry as readonly unknown[])[1] : undefined;
-    if (checkOptions && isObject(given)) {
+    if (isObject(given)) {
       try {
-        const validate = options.precompiled?.rules?.get(loaded.rule) ?? (await import("./options.js")).compiledFor(loaded.rule);
+        // A built-in id always names the built-in rule (resolveRule looks there first).
+        const precompiled = options.builtinRules.has(id) ? options.precompiled?.rules?.get(id) : undefined;
+        const validate = precompiled ?? (await import("./options.js")).compiledFor(loaded.rule);
         problems.push(...ruleOptionProblems(validate, loaded.rule, given, [...where, 1]));
       } catch (error) {
         // ajv refuses the rule's own schema: the rule's fault, reported like any other config problem.
@@ -129,5 +136,5 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       problems,
     );
   }
-  return { file, config, rules, presets, builtinPresets: options.builtinPresets };
+  return { file, config, rules, presets, builtinPresets: options.builtinPresets, builtinRules: options.builtinRules };
 }

@@ -3,6 +3,7 @@ import { ReturnlintError } from "../errors.js";
 import type { ConfiguredRule } from "../runner.js";
 import type { FormatName, Severity } from "../types.js";
 import { detectFormat, type Detection } from "../vocabulary.js";
+import type { LoadedRule } from "./resolve-rule.js";
 import type { LoadedConfig } from "./resolve.js";
 import type { CommandConfig } from "./schema.js";
 
@@ -28,7 +29,7 @@ export interface ResolvedRules {
  * Per config, the resolution of each (command, preset, detected format): scan and the API resolve
  * it once, not per return. Nested maps keyed by the strings as given: no key is built per return.
  */
-const resolved = new WeakMap<LoadedConfig, Map<string | null, Map<string | undefined, Map<string | undefined, ResolvedRules>>>>();
+const resolved = new WeakMap<LoadedConfig, Map<string | null, Map<string | undefined, Map<string | undefined, ResolvedRules | Promise<ResolvedRules>>>>>();
 
 /** Commands and presets are a handful per config; a caller inventing one per return must not grow the cache without bound. */
 const MAX_CACHED = 1024;
@@ -44,8 +45,11 @@ function child<K, V>(map: Map<K, Map<string | undefined, V>>, key: K): Map<strin
   return value;
 }
 
-/** The rules, in order, and the format for one return to one command. */
-export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRules {
+/**
+ * The rules, in order, and the format for one return to one command. A promise the first time a
+ * (command, preset, format) needs a built-in rule not imported yet; the same answer at once after.
+ */
+export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRules | Promise<ResolvedRules> {
   const command: CommandConfig | undefined = input.command === null ? undefined : loaded.config.commands?.[input.command];
   const presetName = input.preset ?? command?.preset ?? loaded.config.preset ?? "auto";
   const detection = presetName === "auto" ? detectFormat(input.value, input.source) : undefined;
@@ -58,14 +62,26 @@ export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRu
   const byFormat = child(child(byCommand, input.command), presetName);
   let result = byFormat.get(format);
   if (result === undefined) {
-    result = resolveRules(loaded, command, presetName, format);
+    const resolving = resolveRules(loaded, command, presetName, format);
+    // Settled, the answer replaces the promise: later returns get it without waiting.
+    result = resolving instanceof Promise
+      ? resolving.then((rules) => {
+          byFormat.set(format, rules);
+          return rules;
+        })
+      : resolving;
     byFormat.set(format, result);
   }
+  if (result instanceof Promise) return result.then((rules) => withDetection(rules, detection));
+  return withDetection(result, detection);
+}
+
+function withDetection(result: ResolvedRules, detection: Detection | undefined): ResolvedRules {
   // Written out, not spread: this runs for every return.
   return detection === undefined ? result : { format: result.format, preset: result.preset, rules: result.rules, detection };
 }
 
-function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, presetName: string, format: FormatName | undefined): ResolvedRules {
+function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, presetName: string, format: FormatName | undefined): ResolvedRules | Promise<ResolvedRules> {
   const preset = format !== undefined ? loaded.builtinPresets.get(format) : loaded.presets.get(presetName);
   if (preset === undefined) throw new ReturnlintError("PRESET_NOT_FOUND", `unknown preset "${presetName}"`);
 
@@ -77,16 +93,22 @@ function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, 
       merged.set(id, { severity, options: { ...merged.get(id)?.options, ...options } });
     }
   }
-  const rules: ConfiguredRule[] = [];
-  for (const [id, entry] of merged) {
-    const loadedRule = loaded.rules.get(id);
-    if (entry.severity === "off" || loadedRule === undefined) continue;
-    rules.push({
-      rule: loadedRule.rule,
-      severity: entry.severity,
-      options: { ...(loadedRule.rule.meta.defaultOptions as Record<string, unknown>), ...entry.options },
-      source: loadedRule.source,
-    });
+  const on: { readonly id: string; readonly severity: "warn" | "error"; readonly options: Record<string, unknown> }[] = [];
+  for (const [id, { severity, options }] of merged) if (severity !== "off") on.push({ id, severity, options });
+  const configured = (imported: ReadonlyMap<string, LoadedRule>): ResolvedRules => {
+    const rules: ConfiguredRule[] = [];
+    for (const { id, severity, options } of on) {
+      const loadedRule = loaded.rules.get(id) ?? imported.get(id);
+      if (loadedRule === undefined) continue;
+      rules.push({ rule: loadedRule.rule, severity, options: { ...(loadedRule.rule.meta.defaultOptions as Record<string, unknown>), ...options }, source: loadedRule.source });
+    }
+    return { format: preset.format, preset: preset.name, rules };
+  };
+  // The config's rules are loaded; the built-in ones a built-in preset names are imported now, once.
+  const importing: Promise<readonly [string, LoadedRule]>[] = [];
+  for (const { id } of on) {
+    const builtin = loaded.rules.has(id) ? undefined : loaded.builtinRules.get(id);
+    if (builtin !== undefined) importing.push(builtin.load().then((rule) => [id, rule] as const));
   }
-  return { format: preset.format, preset: preset.name, rules };
+  return importing.length === 0 ? configured(new Map()) : Promise.all(importing).then((imported) => configured(new Map(imported)));
 }

@@ -13,8 +13,8 @@ export type SchemaValidator = ((value: unknown) => boolean) & { errors?: ErrorOb
 export interface PrecompiledValidators {
   /** The config file's schema (`configSchema`). */
   readonly config?: SchemaValidator;
-  /** Each rule's options schema, by the rule object itself. */
-  readonly rules?: ReadonlyMap<AnyRule, SchemaValidator>;
+  /** Each built-in rule's options schema, by the rule's id. */
+  readonly rules?: ReadonlyMap<string, SchemaValidator>;
 }
 
 /** Problems with one rule's options (merged over its defaults), as sentences. */
