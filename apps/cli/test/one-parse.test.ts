@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -6,6 +7,7 @@ import { checkReturn, lintFile, lintTask, lintText, loadReturnlintConfig, locate
 import { stripBom } from "@returnlint/core";
 import { main } from "../src/main.js";
 import { subagentStop } from "./claude-payloads.js";
+import { knownHistory } from "./git-history.js";
 import { EXAMPLES, project } from "./helpers.js";
 
 // Issue 17: a return is parsed once. `validate` parses it and hands the parsed value on in its
@@ -102,6 +104,24 @@ describe("one parse per return", () => {
       const text = stripBom(readFileSync(path.join(dir, item.source), "utf8"));
       expect(counts.get(text), item.source).toBe(1);
     }
+  });
+
+  it("audit parses each committed version once (its command and artifacts come from the same parse)", async () => {
+    const { dir } = knownHistory();
+    const counts = countParses();
+    const { io: commandIo, out } = io(dir);
+    const code = await main(["audit", "--format", "json"], commandIo);
+    expect(code).toBe(0);
+    vi.restoreAllMocks();
+    const { returns } = JSON.parse(out.join("")) as { returns: { commit: string; path: string }[] };
+    expect(returns.length).toBeGreaterThan(5);
+    // Versions with the same bytes share a count: each is parsed once.
+    const versions = new Map<string, number>();
+    for (const { commit, path: file } of returns) {
+      const text = stripBom(execFileSync("git", ["show", `${commit}:${file}`], { cwd: dir, encoding: "utf8" }));
+      versions.set(text, (versions.get(text) ?? 0) + 1);
+    }
+    for (const [text, times] of versions) expect(counts.get(text), text.slice(0, 80)).toBe(times);
   });
 
   it("the hook's checkReturn parses the return once", async () => {

@@ -65,6 +65,12 @@ export interface ValidateOptions extends ConfigOptions, Expected {
    * `missingFile` finding, like any other. Implies `fromFile`.
    */
   readonly missingFile?: boolean;
+  /**
+   * The input already parsed by core's `parseReturn`, for a caller that had to look into the return
+   * first (`audit` fetches its artifacts from git before the rules run): used as it is, not parsed
+   * again. It must be the parse of the input itself. Implies `fromFile`.
+   */
+  readonly parsed?: ParseOutcome;
   /** How long one rule may take, in milliseconds (default: $RETURNLINT_RULE_TIMEOUT_MS, else 10 s). */
   readonly ruleTimeoutMs?: number;
   /**
@@ -135,9 +141,14 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
  */
 export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const config = options.config ?? (await loadReturnlintConfig(options));
-  const fromFile = options.fromFile === true || options.missingFile === true;
+  const fromFile = options.fromFile === true || options.missingFile === true || options.parsed !== undefined;
   const whole = stripBom(input);
-  const { text, origin, parse } = options.missingFile === true ? missingReturn(options.source ?? ".return-meta.json") : locateReturn(whole, fromFile);
+  const { text, origin, parse } =
+    options.missingFile === true
+      ? missingReturn(options.source ?? ".return-meta.json")
+      : options.parsed !== undefined
+        ? { text: whole, origin: "file" as const, parse: options.parsed }
+        : locateReturn(whole, fromFile);
   const value = parse.ok ? parse.value : undefined;
   const command = options.command ?? options.commandOf?.(value) ?? null;
   // Plain fields, no spreads: this is the hot path of every return (bench Case 4).

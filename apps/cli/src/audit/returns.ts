@@ -6,6 +6,7 @@ import {
   decodeUtf8,
   isObject,
   isSuccessLike,
+  parseReturn,
   stripBom,
   taskOfPath,
   type FileView,
@@ -79,7 +80,9 @@ export async function auditVersion(version: Version, context: AuditContext): Pro
     };
   }
   const text = stripBom(decodeUtf8(object.data));
-  const value = parsed(text);
+  // Parsed once, here: the command and the artifacts to fetch come from it, and validate uses it as it is.
+  const parse = parseReturn(text);
+  const value = parse.ok ? parse.value : undefined;
   const status = isObject(value) && typeof value.status === "string" ? value.status : null;
   const command = commandOf(value, status);
   const files = createGitFileView({ cache: context.cache, commit: version.commit, tree: version.tree, root: context.repo.root, mtimeMs: version.time });
@@ -92,7 +95,7 @@ export async function auditVersion(version: Version, context: AuditContext): Pro
       config: context.config,
       files,
       command,
-      fromFile: true,
+      parsed: parse,
       // Time-dependent rules judge the return as of its commit.
       now: new Date(version.time),
       ...(task === undefined ? {} : { task: String(Number(task)) }),
@@ -113,14 +116,6 @@ export async function auditVersion(version: Version, context: AuditContext): Pro
       .map(({ ruleId, messageId, message, pointer }) => (pointer === undefined ? { ruleId, messageId, message } : { ruleId, messageId, message, pointer })),
     internalError: report.internalError,
   };
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
