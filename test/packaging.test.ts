@@ -56,19 +56,22 @@ describe("the published packages, installed with npm outside the workspace", () 
     expect(run.stdout).toBe(readFileSync(path.join(REPO, "packages", "rule-session-id", "README.md"), "utf8"));
   });
 
-  it("ships the bin with a V8 code cache that this Node accepts", () => {
+  it("ships the bin and the validators' chunk with V8 code caches that this Node accepts", () => {
     // A rejected cache still runs, only slower: this is what keeps start-up near `node -e 0` (BENCHMARKS.md).
     const dist = path.join(consumer, "node_modules", "returnlint", "dist");
+    const files = [path.join(dist, "cli.cjs"), path.join(dist, "chunks", "validators.cjs")];
     const script = [
       'const { readFileSync } = require("node:fs");',
       'const { Script } = require("node:vm");',
-      `const source = readFileSync(${JSON.stringify(path.join(dist, "cli.cjs"))}, "utf8").replace(/^#!/, "//");`,
-      `const cachedData = readFileSync(${JSON.stringify(path.join(dist, "cli.cjs.cache"))});`,
-      // The wrapper dist/returnlint.cjs compiles cli.cjs in (src/loader.cjs), with the host it hands the bundle.
-      "const wrapped = `(function (exports, require, module, __filename, __dirname, returnlintHost) { ${source}\\n});`;",
-      "console.log(new Script(wrapped, { cachedData }).cachedDataRejected);",
+      `for (const file of ${JSON.stringify(files)}) {`,
+      '  const source = readFileSync(file, "utf8").replace(/^#!/, "//");',
+      '  const cachedData = readFileSync(`${file}.cache`);',
+      // The wrapper dist/returnlint.cjs compiles them in (src/loader.cjs), with the host it hands them.
+      "  const wrapped = `(function (exports, require, module, __filename, __dirname, returnlintHost) { ${source}\\n});`;",
+      "  console.log(new Script(wrapped, { filename: file, cachedData }).cachedDataRejected);",
+      "}",
     ].join("\n");
-    expect(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })).toBe("false\n");
+    expect(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })).toBe("false\nfalse\n");
   });
 
   describe("a config naming the example plugin by package name", () => {
