@@ -19,6 +19,8 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "a metadata file needs no summary", input: withoutSummary, options: { fields: ["status", "artifacts", "metadata"] } },
     { name: "custom fields and types", input: { ...v7, next_steps: "Run /plan" }, options: { fields: ["next_steps"], types: { next_steps: "string" } } },
     { name: "fields may be JSON Pointers", input: v7, options: { fields: ["/metadata/agent_type"] } },
+    // A field named like an Object.prototype member has no type unless the options give it one.
+    { name: "fields named constructor, toString and __proto__ have no type of their own", input: { ...v7, constructor: 7, toString: [], ["__proto__"]: "x" }, options: { fields: ["constructor", "toString", "__proto__"] } },
   ],
   invalid: [
     {

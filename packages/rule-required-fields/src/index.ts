@@ -135,13 +135,14 @@ const preparedOptions = new WeakMap<Options, readonly Field[]>();
 function prepared(options: Options): readonly Field[] {
   let fields = preparedOptions.get(options);
   if (fields === undefined) {
-    const types: Readonly<Record<string, FieldType>> = { ...SEED_TYPES, ...options.types };
+    // Own keys only: a field named "constructor" or "toString" has no type unless one is given.
+    const types = new Map<string, FieldType>(Object.entries({ ...SEED_TYPES, ...options.types }));
     fields = options.fields.map((field): Field => {
       const pointer = pointerFromPath(field);
       const tokens = tokensOf(pointer);
       const name = tokens.join(".");
       const parents = tokens.map((_, index) => tokens.slice(0, index).join("/"));
-      return { pointer, tokens, name, key: tokens.join("/"), parents, expected: types[name] ?? types[field] };
+      return { pointer, tokens, name, key: tokens.join("/"), parents, expected: types.get(name) ?? types.get(field) };
     });
     preparedOptions.set(options, fields);
   }
