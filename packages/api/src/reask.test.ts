@@ -5,7 +5,9 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Result } from "@returnlint/core";
-import { INSTRUCTED, reaskLine } from "./reask.js";
+import { instructedFindings, reaskLine } from "./reask.js";
+
+const INSTRUCTED = instructedFindings();
 import { loadBuiltinRules } from "./registry.js";
 
 const BUILTIN_RULES = await loadBuiltinRules();

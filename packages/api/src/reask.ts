@@ -54,8 +54,11 @@ function statusInstruction(problem: Problem): string {
 
 const ARTIFACT_SHAPE = '{"type": …, "path": …, "summary": …}';
 
-/** What is wrong and what to do, addressed to the subagent, for the built-in rules' findings, from their data. */
-const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
+/**
+ * What is wrong and what to do, addressed to the subagent, for the built-in rules' findings, from
+ * their data. Made on first use: a run that words no reask line never builds it.
+ */
+const instructions = (): Readonly<Record<string, (problem: Problem) => string>> => ({
   "json-structure/missingFile": ({ data }) =>
     `you wrote no return metadata file; write ${data("file") === "" ? "specs/{N}_{SLUG}/.return-meta.json" : data("file")} (status, artifacts, metadata) before you finish`,
   "json-structure/emptyInput": () => "your reply is empty; end it with your JSON return (status, summary, artifacts, metadata)",
@@ -96,10 +99,21 @@ const INSTRUCTIONS: Readonly<Record<string, (problem: Problem) => string>> = {
     'status "in_progress" says your work is not finished; finish it and set the success status, or set status to "partial" with errors[] saying what is left',
   "summary-length/tooLong": ({ data }) =>
     `the summary is ${data("length")} characters, over the ${data("max")} recommended; shorten it to 2-5 sentences and put the details in an artifact`,
-};
+});
+
+let instructionTable: ReturnType<typeof instructions> | undefined;
+
+/** The line for a finding (`ruleId/messageId`) this file words; undefined for the others. */
+function instructionFor(finding: string): ((problem: Problem) => string) | undefined {
+  instructionTable ??= instructions();
+  return Object.hasOwn(instructionTable, finding) ? instructionTable[finding] : undefined;
+}
 
 /** The findings (`ruleId/messageId`) this file words a line for; the other built-in ones word their own `reask`. */
-export const INSTRUCTED: ReadonlySet<string> = new Set(Object.keys(INSTRUCTIONS));
+export function instructedFindings(): ReadonlySet<string> {
+  instructionTable ??= instructions();
+  return new Set(Object.keys(instructionTable));
+}
 
 /** The `Error: …` line of a result's detail, without its label. */
 function errorOf(result: Result): string | undefined {
@@ -169,7 +183,7 @@ export function reaskLine(result: Result, value: unknown, agent: string = agentN
     status: isObject(value) && typeof value.status === "string" ? value.status : undefined,
     data: (key) => (Object.hasOwn(reported, key) ? String(reported[key]) : ""),
   };
-  const instruct = INSTRUCTIONS[`${result.ruleId}/${result.messageId}`];
+  const instruct = instructionFor(`${result.ruleId}/${result.messageId}`);
   const line = result.reask ?? (instruct === undefined ? fallback(result, agent) : instruct(problem));
   return `${pointer === undefined || pointer === "" ? "(the whole return)" : pointer}: ${sentence(line)}`;
 }
