@@ -56,10 +56,10 @@ describe("the published packages, installed with npm outside the workspace", () 
     expect(run.stdout).toBe(readFileSync(path.join(REPO, "packages", "rule-session-id", "README.md"), "utf8"));
   });
 
-  it("ships the bin and the validators' chunk with V8 code caches that this Node accepts", () => {
+  it("ships the bin and the config validator's chunk with V8 code caches that this Node accepts", () => {
     // A rejected cache still runs, only slower: this is what keeps start-up near `node -e 0` (BENCHMARKS.md).
     const dist = path.join(consumer, "node_modules", "returnlint", "dist");
-    const files = [path.join(dist, "cli.cjs"), path.join(dist, "chunks", "validators.cjs")];
+    const files = [path.join(dist, "cli.cjs"), path.join(dist, "chunks", "validator-config.cjs")];
     const script = [
       'const { readFileSync } = require("node:fs");',
       'const { Script } = require("node:vm");',

@@ -85,7 +85,7 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     chunk(chartLibrary),
     chunk(ruleDocs),
     ...lazyConfig.map(chunk),
-    build({ ...shared, entryPoints: [precompiled.lazy.entry], outfile: precompiled.lazy.chunk, format: "cjs", ...STARTUP_MINIFY }),
+    ...precompiled.lazy.chunks.map(({ entry, chunk: outfile }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs", ...STARTUP_MINIFY })),
     // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.
     chunk({ entry: path.join(core, "rule-worker.js"), chunk: "dist/chunks/rule-worker.cjs" }),
   ]);
