@@ -65,6 +65,8 @@ void main(argv, {
   get stdin() {
     return process.stdin;
   },
+  // check - and the hook read it straight from the descriptor: no stream, no stream modules.
+  stdinFd: 0,
   color: process.env.NO_COLOR === undefined && process.env.TERM !== "dumb" && isTerminal(1),
   get stderrIsTTY() {
     return isTerminal(2);

@@ -1,7 +1,8 @@
-import { readdirSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, openSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXAMPLES, REPO, STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
+import { BIN, EXAMPLES, REPO, STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
 
 const valid = path.join(EXAMPLES, "valid-v7");
 
@@ -186,5 +187,44 @@ describe("returnlint check: usage and bad input", () => {
     expect(returnlint(["check", "r.json"], { cwd: root }).status).toBe(0);
     const after = readdirSync(root, { recursive: true }).map((name) => `${String(name)}:${String(statSync(path.join(root, String(name))).mtimeMs)}`);
     expect(after).toEqual(before);
+  });
+});
+
+describe("returnlint check -: standard input, read from its descriptor", () => {
+  const text = JSON.stringify({ status: "partial", summary: "Half done.", artifacts: [], metadata: metadata("researcher") });
+
+  it("waits for a writer that is slow to start, and reads to its end", async () => {
+    const child = spawn(process.execPath, [BIN, "check", "-", "-f", "json"], { cwd: REPO, env: { ...process.env, NO_COLOR: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.stdin.write(text.slice(0, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.stdin.end(text.slice(20));
+    expect(await exited).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ ok: true, source: "<stdin>", status: "partial" });
+  });
+
+  it("reads a file given as standard input, over several reads when it is long", () => {
+    const long = JSON.stringify({ status: "partial", summary: "Half done.", artifacts: [], metadata: metadata("researcher"), notes: "x".repeat(200_000) });
+    const root = project({ "return.json": long });
+    const fd = openSync(path.join(root, "return.json"), "r");
+    try {
+      const run = spawnSync(process.execPath, [BIN, "check", "-", "-f", "json"], { cwd: root, stdio: [fd, "pipe", "pipe"], encoding: "utf8", timeout: 20_000 });
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, source: "<stdin>" });
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it("refuses more than RETURNLINT_MAX_INPUT_BYTES with a sentence and exit 2", () => {
+    const run = returnlint(["check", "-"], { input: text, env: { RETURNLINT_MAX_INPUT_BYTES: "100" } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(
+      "returnlint: Refusing to read standard input: it is larger than 100 bytes.\n  - No subagent return is this big; if this one really is, set RETURNLINT_MAX_INPUT_BYTES (bytes, or with a k, M or G suffix) to raise the limit.\n",
+    );
+    expect(run.stdout).toBe("");
   });
 });

@@ -8,7 +8,7 @@ export { reask, reaskLine, reaskMany, reaskLines as reportReaskLines } from "./r
 export { exitCodeOfReport, failing, passed, problems, subject, warningsFail, warningsVerdict } from "./verdict.js";
 export type { Formatter, FormatterInput, ManyFormatter, RuleInfo } from "./formatter-types.js";
 export { MetadataFile, openTask, openTaskReturn, parseTaskList, readTaskReturn, taskFolder, taskTypeFromState, type MissingReturn } from "./tasks.js";
-export { MAX_INPUT_BYTES, maxInputBytes, readReturnFile, readStdin, tooLarge, type ReturnInput } from "./input.js";
+export { MAX_INPUT_BYTES, maxInputBytes, readReturnFile, readStdin, readStdinDescriptor, tooLarge, type ReturnInput } from "./input.js";
 export { environmentError, isSystemError, systemReason } from "./environment.js";
 export { catalogue, explainRule, findRule, ruleListing, ruleText, type CatalogueEntry, type Configured, type ReadmeOf } from "./catalogue.js";
 export { knownCommand } from "./commands.js";

@@ -12,10 +12,10 @@ import { writeOutput } from "../atomic.js";
 import { emitOutputs, planOutputs, type Output } from "../formatters/output.js";
 import type { FormatterInput } from "@returnlint/api";
 import { exitCodeOfReport, warningsVerdict } from "@returnlint/api";
-import { readReturnFile, readStdin, type ReturnInput } from "@returnlint/api";
+import { readReturnFile, type ReturnInput } from "@returnlint/api";
 import { MetadataFile, openTask, parseTaskList, taskTypeFromState, type MissingReturn } from "@returnlint/api";
 import { colorWanted } from "../terminal.js";
-import type { CommandIo } from "./io.js";
+import { readStdinOf, type CommandIo } from "./io.js";
 
 export const CHECK_HELP = `Usage: returnlint check [FILE | -] [options]
 
@@ -198,7 +198,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
       held.close();
       return { text: held.text, source: held.source, identity: held.identity };
     }
-    if (file === undefined || file === "-") return readStdin(io.stdin);
+    if (file === undefined || file === "-") return readStdinOf(io);
     const absolute = path.resolve(io.cwd, file);
     if (values.consume !== true) return readInput(absolute);
     const relative = relativeInside(root, absolute);

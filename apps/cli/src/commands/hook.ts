@@ -5,8 +5,7 @@ import { loadReturnlintConfig } from "../host.js";
 import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, reaskLines, type CheckedReturn, type Problem } from "@returnlint/api";
 import { parsePayload, type StopPayload } from "../hook/payload.js";
 import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "../hook/state.js";
-import { readStdin } from "@returnlint/api";
-import type { CommandIo } from "./io.js";
+import { readStdinOf, type CommandIo } from "./io.js";
 
 export const HOOK_HELP = `Usage: returnlint hook claude [options]
 
@@ -84,7 +83,7 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   }
   const maxBlocks = integerOption("max-blocks", values["max-blocks"]) ?? DEFAULT_MAX_BLOCKS;
 
-  const outcome = parsePayload((await readStdin(io.stdin)).text);
+  const outcome = parsePayload((await readStdinOf(io)).text);
   if (!outcome.ok) return giveWay(io, failClosed, `ignoring a broken hook payload: ${outcome.reason}`);
   const payload = outcome.payload;
   const root = path.resolve(io.cwd, payload.cwd);
@@ -122,7 +121,7 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   if (checked.internalError) {
     return await cannotValidate(io, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
-  const { decision, entry } = await record({ ...attempt, command }, checked, digestOf(checked.problems));
+  const { decision, entry } = await record({ ...attempt, command }, checked, () => digestOf(checked.problems));
   if (decision.kind === "block") {
     io.stdout(`${JSON.stringify({ decision: "block", reason: reasonText(checked, { command, attempt: entry.attempts }) })}\n`);
   }
@@ -139,7 +138,7 @@ interface Attempt {
 }
 
 /** Counts the attempt in the ledger, decides, and leaves the verdict for postflight. */
-async function record(attempt: Attempt, checked: CheckedReturn, digest: string, notValidated?: NotValidated): Promise<{ decision: Decision; entry: LedgerEntry }> {
+async function record(attempt: Attempt, checked: CheckedReturn, digest: () => string, notValidated?: NotValidated): Promise<{ decision: Decision; entry: LedgerEntry }> {
   const { payload, root, agent, maxBlocks } = attempt;
   const stateDir = path.join(root, STATE_DIR);
   prepareStateDir(stateDir);
@@ -167,7 +166,7 @@ async function cannotValidate(io: CommandIo, attempt: Attempt, message: string, 
     warningCount: 0,
     internalError: true,
   };
-  const { decision } = await record(attempt, checked, digestOf(checked.problems), because);
+  const { decision } = await record(attempt, checked, () => digestOf(checked.problems), because);
   if (decision.kind !== "block") {
     const why = attempt.failClosed && decision.kind === "allow" ? ` (--fail-closed gave way: ${decision.because})` : "";
     return giveWay(io, false, `${message}${why}; the verdict in ${STATE_DIR}/verdicts/ records it`, !attempt.failClosed);
@@ -192,26 +191,27 @@ function decide(
     readonly payload: StopPayload;
     readonly agent: string;
     readonly failing: boolean;
-    readonly digest: string;
+    /** The digest of the problems, worked out only for a failing return: a pass loads no node:crypto (about 3 ms). */
+    readonly digest: () => string;
     readonly maxBlocks: number;
     readonly giveWay?: AllowedBecause;
   },
 ): { entry: LedgerEntry; result: { decision: Decision; entry: LedgerEntry } } {
-  const { payload, failing, digest, maxBlocks } = input;
+  const { payload, failing, maxBlocks } = input;
   const attempts = (current?.attempts ?? 0) + 1;
   const blocks = current?.blocks ?? 0;
-  const decision: Decision = !failing
-    ? { kind: "pass" }
-    : input.giveWay !== undefined
-      ? { kind: "allow", because: input.giveWay }
-      : // Another stop hook is holding this agent: do not stack a second loop on it. Our own loop is bounded below.
-        payload.stopHookActive && blocks === 0
-        ? { kind: "allow", because: "stop-hook-active" }
-        : blocks >= maxBlocks
-          ? { kind: "allow", because: "max-blocks" }
-          : current?.lastProblems === digest
-            ? { kind: "allow", because: "repeated-feedback" }
-            : { kind: "block" };
+  let digest: string | null = null;
+  let decision: Decision;
+  if (!failing) decision = { kind: "pass" };
+  else if (input.giveWay !== undefined) decision = { kind: "allow", because: input.giveWay };
+  // Another stop hook is holding this agent: do not stack a second loop on it. Our own loop is bounded below.
+  else if (payload.stopHookActive && blocks === 0) decision = { kind: "allow", because: "stop-hook-active" };
+  else if (blocks >= maxBlocks) decision = { kind: "allow", because: "max-blocks" };
+  else {
+    // Hashed only here, where it decides.
+    digest = input.digest();
+    decision = current?.lastProblems === digest ? { kind: "allow", because: "repeated-feedback" } : { kind: "block" };
+  }
   const blocked = decision.kind === "block";
   const entry: LedgerEntry = {
     sessionId: payload.sessionId,
