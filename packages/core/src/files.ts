@@ -9,7 +9,8 @@ const PATH_MAX = 4096;
 const NAME_MAX = 255;
 /** The name of the seeds' return metadata file: a return, never the work it reports. */
 const RETURN_FILE = ".return-meta.json";
-const SEPARATOR = process.platform === "win32" ? /[\\/]/ : /\//;
+/** What separates the names of a path: a plain string where it is one character (a string split is the fast one). */
+const SEPARATOR: string | RegExp = process.platform === "win32" ? /[\\/]/ : "/";
 
 export interface FileViewOptions {
   /** Files that hold the return being checked: an artifact naming one is a `returnFile` problem. */
@@ -62,7 +63,7 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
   const absoluteRoot = resolvedRoot(root);
   const returnFiles = options.returnFiles ?? [];
   let realRoot: RealRoot | { readonly problem: FileProblem } | undefined;
-  const checks = memo(classify);
+  const checks = boundedMap<Classified>();
   const listings = boundedMap<readonly string[]>();
 
   /** The root's real path (symlinks in it are the user's), once per view. */
@@ -88,53 +89,73 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
   }
 
   function classify(given: string): Classified {
-    const problem = (kind: FileProblem, extra?: string): Classified => ({
-      check: extra === undefined ? { ok: false, problem: kind, path: given } : { ok: false, problem: kind, path: given, kind: extra },
-    });
-    if (given === "") return problem("emptyPath");
-    if (given.includes("\0")) return problem("nulByte");
+    if (given === "") return refused(given, "emptyPath");
+    if (given.includes("\0")) return refused(given, "nulByte");
     // `~/x` is a home-directory path: the shell expands it, the file system does not.
-    if (HOME_RELATIVE.test(given)) return problem("homeRelative");
-    if (path.isAbsolute(given) || WINDOWS_ABSOLUTE.test(given)) return problem("absolute");
+    if (given.charCodeAt(0) === TILDE && HOME_RELATIVE.test(given)) return refused(given, "homeRelative");
+    if (path.isAbsolute(given) || ((given.charCodeAt(1) === COLON || given.charCodeAt(0) === BACKSLASH) && WINDOWS_ABSOLUTE.test(given))) return refused(given, "absolute");
     // What Linux and macOS refuse anyway, said the same way everywhere, before any system call and
     // before the path is taken apart: the work below is linear in the length, but needs no doing.
-    if (given.length >= PATH_MAX && Buffer.byteLength(given) >= PATH_MAX) return problem("nameTooLong");
+    if (given.length >= PATH_MAX && Buffer.byteLength(given) >= PATH_MAX) return refused(given, "nameTooLong");
     const lexical = segmentsOf(given);
-    if (lexical === "escapes") return problem("escapesRoot");
-    if (lexical.names.some((name) => name.length > NAME_MAX / 4 && Buffer.byteLength(name) > NAME_MAX)) return problem("nameTooLong");
+    if (lexical === "escapes") return refused(given, "escapesRoot");
+    const { names } = lexical;
+    for (const name of names) {
+      if (name.length > NAME_MAX / 4 && Buffer.byteLength(name) > NAME_MAX) return refused(given, "nameTooLong");
+    }
 
     const base = theRoot();
-    if ("problem" in base) return problem(base.problem);
-    if (!lexical.directory && absentFromListing(listings, lexical.names)) return problem("notFound");
-    // `real.md/` names a directory: the kernel says ENOTDIR for a file.
+    if ("problem" in base) return refused(given, base.problem);
     // The names are plain (no `.`, `..` or empty one, segmentsOf): joined as they are, which path.join would only re-check.
-    const target = (lexical.names.length === 0 ? base.real : base.below + lexical.names.join(path.sep)) + (lexical.directory ? "/" : "");
+    const relative = names.join("/");
+    if (!lexical.directory && absentFromListing(listings, names, relative)) return { check: { ok: false, problem: "notFound", path: given }, remember: false };
+    // `real.md/` names a directory: the kernel says ENOTDIR for a file.
+    const target = (names.length === 0 ? base.real : base.below + (path.sep === "/" ? relative : names.join(path.sep))) + (lexical.directory ? "/" : "");
     const opened = openPath(target);
-    if (typeof opened === "string") return problem(problemOf(opened));
-    if (!inside(opened.real)) return problem("symlinkEscapesRoot");
+    if (typeof opened === "string") return refused(given, problemOf(opened));
+    if (!inside(opened.real)) return refused(given, "symlinkEscapesRoot");
     const { stats } = opened;
-    if (!stats.isFile()) return problem("notAFile", kindOf(stats));
-    if (path.basename(opened.real) === RETURN_FILE || returnFiles.some((identity) => sameFile(identity, stats))) return problem("returnFile");
+    if (!stats.isFile()) return refused(given, "notAFile", kindOf(stats));
+    if (path.basename(opened.real) === RETURN_FILE || returnFiles.some((identity) => sameFile(identity, stats))) return refused(given, "returnFile");
     const check: FileCheck = { ok: true, kind: "file", size: stats.size, mtimeMs: stats.mtimeMs, path: given, links: stats.nlink };
     return { check, target, identity: { dev: stats.dev, ino: stats.ino } };
+  }
+
+  /** What `classify` says of `given`, remembered unless a listing said it (as cheap to ask again as to remember). */
+  function classified(given: string): Classified {
+    let known = checks.get(given);
+    if (known === undefined) {
+      known = classify(given);
+      if (known.remember !== false) checks.set(given, known);
+    }
+    return known;
   }
 
   return {
     root: absoluteRoot,
     listed(dir, names) {
       if (names.length > MAX_LISTED_NAMES) return;
-      const lexical = segmentsOf(dir);
-      if (lexical !== "escapes") listings.set(lexical.names.join("/"), names);
+      const key = listingKey(dir);
+      if (key !== undefined) listings.set(key, names);
     },
-    check: (given) => checks(given).check,
+    check: (given) => classified(given).check,
     read(given, maxBytes) {
-      const { check, target, identity } = checks(given);
+      const { check, target, identity } = classified(given);
       if (!check.ok || target === undefined || identity === undefined) return null;
       // Not another file under the checked name, nor a hard link that may be a file outside the root, nor one moved out.
       const accept = (opened: { real: string; stats: Stats }) => sameFile(opened.stats, identity) && opened.stats.nlink === 1 && inside(opened.real);
       return readPath(target, Math.min(maxBytes, check.size), accept)?.toString("utf8") ?? null;
     },
   };
+}
+
+const TILDE = 0x7e;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+
+/** A refused path's answer. */
+function refused(given: string, problem: FileProblem, kind?: string): Classified {
+  return { check: kind === undefined ? { ok: false, problem, path: given } : { ok: false, problem, path: given, kind } };
 }
 
 let lastRoot: { readonly given: string; readonly cwd: string | undefined; readonly resolved: string } | undefined;
@@ -164,6 +185,8 @@ interface Classified {
   /** The path that was opened, and the file found there: `read` must find that very file again. */
   readonly target?: string;
   readonly identity?: Identity;
+  /** false: said by a listing, not remembered. */
+  readonly remember?: false;
 }
 
 /**
@@ -187,17 +210,30 @@ function segmentsOf(given: string): { readonly names: string[]; readonly directo
 const MAX_LISTED_NAMES = 64;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+/** A `.` or `..` name, or an empty one (a leading, doubled or trailing separator). */
+const NOT_PLAIN = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
 /**
- * Whether the last of `names` is surely not in the folder the others name, as its listing
- * showed: never said for a folder not listed, nor where case or Unicode folding could make
- * another spelling the same name (the kernel's lookup would then find it). The listing is
- * compared only when asked (a scan asks about one folder in three).
+ * The key of a listed folder (relative to the root): its names joined by "/", undefined when a
+ * `..` climbs out. A scan's folders are already plain, and are their own key.
  */
-function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, names: readonly string[]): boolean {
+function listingKey(dir: string): string | undefined {
+  if (SEPARATOR === "/" && !NOT_PLAIN.test(dir)) return dir;
+  const lexical = segmentsOf(dir);
+  return lexical === "escapes" ? undefined : lexical.names.join("/");
+}
+
+/**
+ * Whether the last of `names` (`relative`, joined by "/") is surely not in the folder the others
+ * name, as its listing showed: never said for a folder not listed, nor where case or Unicode
+ * folding could make another spelling the same name (the kernel's lookup would then find it).
+ * The listing is compared only when asked (a scan asks about one folder in three).
+ */
+function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, names: readonly string[], relative: string): boolean {
   const name = names.at(-1);
-  if (name === undefined || !PRINTABLE_ASCII.test(name)) return false;
-  const listing = listings.get(names.slice(0, -1).join("/"));
-  if (listing === undefined) return false;
+  if (name === undefined) return false;
+  const listing = listings.get(names.length === 1 ? "" : relative.slice(0, relative.length - name.length - 1));
+  if (listing === undefined || listing.includes(name) || !PRINTABLE_ASCII.test(name)) return false;
   const folded = name.toLowerCase();
   for (const listed of listing) {
     if (!PRINTABLE_ASCII.test(listed) || listed.toLowerCase() === folded) return false;
@@ -221,19 +257,6 @@ function boundedMap<T>(): { get(key: string): T | undefined; set(key: string, va
       if (seen.size >= MAX_ENTRIES) seen.clear();
       seen.set(key, value);
     },
-  };
-}
-
-/** `compute`, remembered by its argument. */
-function memo<T>(compute: (key: string) => T): (key: string) => T {
-  const seen = boundedMap<T>();
-  return (key) => {
-    let value = seen.get(key);
-    if (value === undefined) {
-      value = compute(key);
-      seen.set(key, value);
-    }
-    return value;
   };
 }
 
