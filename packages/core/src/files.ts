@@ -9,6 +9,8 @@ const PATH_MAX = 4096;
 const NAME_MAX = 255;
 /** The name of the seeds' return metadata file: a return, never the work it reports. */
 const RETURN_FILE = ".return-meta.json";
+/** A real (absolute) path whose last name is RETURN_FILE ends with this. */
+const RETURN_FILE_BELOW = path.sep + RETURN_FILE;
 /** What separates the names of a path: a plain string where it is one character (a string split is the fast one). */
 const SEPARATOR: string | RegExp = process.platform === "win32" ? /[\\/]/ : "/";
 
@@ -99,24 +101,20 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
     if (given.length >= PATH_MAX && Buffer.byteLength(given) >= PATH_MAX) return refused(given, "nameTooLong");
     const lexical = segmentsOf(given);
     if (lexical === "escapes") return refused(given, "escapesRoot");
-    const { names } = lexical;
-    for (const name of names) {
-      if (name.length > NAME_MAX / 4 && Buffer.byteLength(name) > NAME_MAX) return refused(given, "nameTooLong");
-    }
+    const { relative, directory } = lexical;
+    if (hasLongName(relative)) return refused(given, "nameTooLong");
 
     const base = theRoot();
     if ("problem" in base) return refused(given, base.problem);
-    // The names are plain (no `.`, `..` or empty one, segmentsOf): joined as they are, which path.join would only re-check.
-    const relative = names.join("/");
-    if (!lexical.directory && absentFromListing(listings, names, relative)) return { check: { ok: false, problem: "notFound", path: given }, remember: false };
+    if (!directory && absentFromListing(listings, relative)) return { check: { ok: false, problem: "notFound", path: given }, remember: false };
     // `real.md/` names a directory: the kernel says ENOTDIR for a file.
-    const target = (names.length === 0 ? base.real : base.below + (path.sep === "/" ? relative : names.join(path.sep))) + (lexical.directory ? "/" : "");
+    const target = (relative === "" ? base.real : base.below + (path.sep === "/" ? relative : relative.replaceAll("/", path.sep))) + (directory ? "/" : "");
     const opened = openPath(target);
     if (typeof opened === "string") return refused(given, problemOf(opened));
     if (!inside(opened.real)) return refused(given, "symlinkEscapesRoot");
     const { stats } = opened;
     if (!stats.isFile()) return refused(given, "notAFile", kindOf(stats));
-    if (path.basename(opened.real) === RETURN_FILE || returnFiles.some((identity) => sameFile(identity, stats))) return refused(given, "returnFile");
+    if (opened.real.endsWith(RETURN_FILE_BELOW) || returnFiles.some((identity) => sameFile(identity, stats))) return refused(given, "returnFile");
     const check: FileCheck = { ok: true, kind: "file", size: stats.size, mtimeMs: stats.mtimeMs, path: given, links: stats.nlink };
     return { check, target, identity: { dev: stats.dev, ino: stats.ino } };
   }
@@ -190,10 +188,13 @@ interface Classified {
 }
 
 /**
- * The names of a relative path with `.` and `..` taken out as the text says (not as
- * symlinks would), in one pass; "escapes" when a `..` climbs above the start.
+ * A relative path with `.` and `..` taken out as the text says (not as symlinks would): its
+ * names joined by "/" ("" for the start itself), in one pass; "escapes" when a `..` climbs
+ * above the start. A path that is plain already (no empty, `.` or `..` name: an artifact path
+ * as returns write it) is its own answer and is not taken apart.
  */
-function segmentsOf(given: string): { readonly names: string[]; readonly directory: boolean } | "escapes" {
+function segmentsOf(given: string): { readonly relative: string; readonly directory: boolean } | "escapes" {
+  if (SEPARATOR === "/" && !NOT_PLAIN.test(given)) return { relative: given, directory: false };
   const names: string[] = [];
   const parts = given.split(SEPARATOR);
   for (const name of parts) {
@@ -203,7 +204,12 @@ function segmentsOf(given: string): { readonly names: string[]; readonly directo
   }
   // `real.md/` names a directory: the kernel says ENOTDIR for a file.
   const last = parts.at(-1);
-  return { names, directory: parts.length > 1 && (last === "" || last === ".") };
+  return { relative: names.join("/"), directory: parts.length > 1 && (last === "" || last === ".") };
+}
+
+/** Whether a name of `relative` (names joined by "/") is over NAME_MAX bytes: none can be in a path of a quarter of that many characters. */
+function hasLongName(relative: string): boolean {
+  return relative.length > NAME_MAX / 4 && relative.split("/").some((name) => name.length > NAME_MAX / 4 && Buffer.byteLength(name) > NAME_MAX);
 }
 
 /** Task folders hold a handful of names; a folder of thousands is not worth keeping. */
@@ -213,26 +219,23 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** A `.` or `..` name, or an empty one (a leading, doubled or trailing separator). */
 const NOT_PLAIN = /(?:^|\/)\.{0,2}(?:\/|$)/;
 
-/**
- * The key of a listed folder (relative to the root): its names joined by "/", undefined when a
- * `..` climbs out. A scan's folders are already plain, and are their own key.
- */
+/** The key of a listed folder (relative to the root): its names joined by "/", undefined when a `..` climbs out. */
 function listingKey(dir: string): string | undefined {
-  if (SEPARATOR === "/" && !NOT_PLAIN.test(dir)) return dir;
   const lexical = segmentsOf(dir);
-  return lexical === "escapes" ? undefined : lexical.names.join("/");
+  return lexical === "escapes" ? undefined : lexical.relative;
 }
 
 /**
- * Whether the last of `names` (`relative`, joined by "/") is surely not in the folder the others
- * name, as its listing showed: never said for a folder not listed, nor where case or Unicode
- * folding could make another spelling the same name (the kernel's lookup would then find it).
- * The listing is compared only when asked (a scan asks about one folder in three).
+ * Whether the last name of `relative` (names joined by "/") is surely not in the folder the
+ * others name, as its listing showed: never said for a folder not listed, nor where case or
+ * Unicode folding could make another spelling the same name (the kernel's lookup would then
+ * find it). The listing is compared only when asked (a scan asks about one folder in three).
  */
-function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, names: readonly string[], relative: string): boolean {
-  const name = names.at(-1);
-  if (name === undefined) return false;
-  const listing = listings.get(names.length === 1 ? "" : relative.slice(0, relative.length - name.length - 1));
+function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, relative: string): boolean {
+  if (relative === "") return false;
+  const slash = relative.lastIndexOf("/");
+  const name = relative.slice(slash + 1);
+  const listing = listings.get(slash === -1 ? "" : relative.slice(0, slash));
   if (listing === undefined || listing.includes(name) || !PRINTABLE_ASCII.test(name)) return false;
   const folded = name.toLowerCase();
   for (const listed of listing) {

@@ -25,10 +25,11 @@ export function* walkReturnFiles(
     onProblem(dir, reasonOf(error));
     return;
   }
+  const prefix = below(dir);
   try {
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (entry.isDirectory()) yield* folder(path.join(dir, entry.name), onProblem, onListing);
-      else if (isReturnFile(entry)) yield path.join(dir, entry.name);
+      if (entry.isDirectory()) yield* folder(prefix + entry.name, onProblem, onListing);
+      else if (isReturnFile(entry)) yield prefix + entry.name;
     }
   } catch (error) {
     onProblem(dir, reasonOf(error));
@@ -51,10 +52,20 @@ function* folder(
     return;
   }
   onListing?.(dir, entries.map((entry) => entry.name));
+  const prefix = dir + path.sep;
   for (const entry of entries) {
-    if (entry.isDirectory()) yield* folder(path.join(dir, entry.name), onProblem, onListing);
-    else if (isReturnFile(entry)) yield path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* folder(prefix + entry.name, onProblem, onListing);
+    else if (isReturnFile(entry)) yield prefix + entry.name;
   }
+}
+
+/**
+ * What a name listed in `dir` is joined to: `dir` and a separator. A listed name is never
+ * empty, `.` or `..`, nor holds a separator, so joining is concatenating (path.join would
+ * only normalise again); `dir` is a resolved path, which ends in a separator only as a root.
+ */
+function below(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }
 
 /** A regular file (never a symlink) named like a return. */
