@@ -11,7 +11,8 @@ import { formatOfFileName } from "@returnlint/core";
  * (Node 20). The calls are synchronous on purpose: a directory read is a few
  * microseconds, a round trip through libuv's thread pool tens of them, and the walk
  * only advances as fast as the checks consume it. `onListing` is told what each folder
- * listed in one call held, before any return file in it is yielded.
+ * listed in one call held, if it holds a return file, before that file is yielded: a folder
+ * a return is in is the one rules ask about by names that may not be there (a marker).
  */
 export function* walkReturnFiles(
   dir: string,
@@ -51,12 +52,20 @@ function* folder(
     onProblem(dir, reasonOf(error));
     return;
   }
-  onListing?.(dir, entries.map((entry) => entry.name));
   const prefix = dir + path.sep;
+  let told = false;
   for (const entry of entries) {
     if (entry.isDirectory()) yield* folder(prefix + entry.name, onProblem, onListing);
-    else if (isReturnFile(entry)) yield prefix + entry.name;
+    else if (isReturnFile(entry)) {
+      if (!told) onListing?.(dir, entries.map(nameOf));
+      told = true;
+      yield prefix + entry.name;
+    }
   }
+}
+
+function nameOf(entry: Dirent): string {
+  return entry.name;
 }
 
 /**
