@@ -229,7 +229,7 @@ function listingKey(dir: string): string | undefined {
  * Whether the last name of `relative` (names joined by "/") is surely not in the folder the
  * others name, as its listing showed: never said for a folder not listed, nor where case or
  * Unicode folding could make another spelling the same name (the kernel's lookup would then
- * find it). The listing is compared only when asked (a scan asks about one folder in three).
+ * find it). The listing is compared only when asked.
  */
 function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, relative: string): boolean {
   if (relative === "") return false;
