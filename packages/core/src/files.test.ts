@@ -162,6 +162,38 @@ describe("createFileView().listed: what a folder held when the caller listed it"
   });
 });
 
+describe("createFileView(): a path's spelling", () => {
+  const project = path.join(root, "spelling");
+  mkdirSync(path.join(project, "specs", "1_x"), { recursive: true });
+  writeFileSync(path.join(project, "specs", "1_x", "report.md"), "# Report\n");
+  writeFileSync(path.join(project, "specs", "1_x", "..notes.md"), "notes\n");
+  writeFileSync(path.join(project, "specs", "1_x", "..."), "dots\n");
+
+  it("a folder told with `.`, `..` or doubled separators is the folder its plain spelling names", () => {
+    const view = createFileView(project);
+    view.listed("./specs//other/../1_x/", ["report.md"]);
+    writeFileSync(path.join(project, "specs", "1_x", ".postflight-pending"), "{}\n");
+    expect(view.check("specs/1_x/.postflight-pending")).toEqual({ ok: false, problem: "notFound", path: "specs/1_x/.postflight-pending" });
+    expect(view.check("specs/./1_x//.postflight-pending")).toMatchObject({ ok: false, problem: "notFound" });
+    // A folder that climbs out of the root is no folder of the view's: nothing is taken from its listing.
+    const climbing = createFileView(project);
+    climbing.listed("../specs/1_x", ["report.md"]);
+    expect(climbing.check("specs/1_x/.postflight-pending")).toMatchObject({ ok: true, size: 3 });
+    rmSync(path.join(project, "specs", "1_x", ".postflight-pending"));
+  });
+
+  it("names that only start with dots are names, and a trailing separator names a folder", () => {
+    const view = createFileView(project);
+    view.listed("specs/1_x", ["report.md", "..notes.md", "..."]);
+    expect(view.check("specs/1_x/..notes.md")).toMatchObject({ ok: true, size: 6 });
+    expect(view.check("specs/1_x/...")).toMatchObject({ ok: true, size: 5 });
+    expect(view.check("specs/1_x/report.md/")).toMatchObject({ ok: false, problem: "notFound" });
+    expect(view.check("specs/1_x/report.md/.")).toMatchObject({ ok: false, problem: "notFound" });
+    expect(view.check("specs/1_x/../1_x/report.md")).toMatchObject({ ok: true, size: 9 });
+    expect(view.check("specs/1_x/../../..")).toMatchObject({ ok: false, problem: "escapesRoot" });
+  });
+});
+
 describe("relativeInside", () => {
   it("gives the path below the root, \"\" for the root, and undefined for anywhere else", () => {
     expect(relativeInside("/p", "/p/specs/1_x/.return-meta.json")).toBe("specs/1_x/.return-meta.json");

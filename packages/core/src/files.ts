@@ -9,7 +9,10 @@ const PATH_MAX = 4096;
 const NAME_MAX = 255;
 /** The name of the seeds' return metadata file: a return, never the work it reports. */
 const RETURN_FILE = ".return-meta.json";
-const SEPARATOR = process.platform === "win32" ? /[\\/]/ : /\//;
+/** A real (absolute) path whose last name is RETURN_FILE ends with this. */
+const RETURN_FILE_BELOW = path.sep + RETURN_FILE;
+/** What separates the names of a path: a plain string where it is one character (a string split is the fast one). */
+const SEPARATOR: string | RegExp = process.platform === "win32" ? /[\\/]/ : "/";
 
 export interface FileViewOptions {
   /** Files that hold the return being checked: an artifact naming one is a `returnFile` problem. */
@@ -62,7 +65,7 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
   const absoluteRoot = resolvedRoot(root);
   const returnFiles = options.returnFiles ?? [];
   let realRoot: RealRoot | { readonly problem: FileProblem } | undefined;
-  const checks = memo(classify);
+  const checks = boundedMap<Classified>();
   const listings = boundedMap<readonly string[]>();
 
   /** The root's real path (symlinks in it are the user's), once per view. */
@@ -88,53 +91,69 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
   }
 
   function classify(given: string): Classified {
-    const problem = (kind: FileProblem, extra?: string): Classified => ({
-      check: extra === undefined ? { ok: false, problem: kind, path: given } : { ok: false, problem: kind, path: given, kind: extra },
-    });
-    if (given === "") return problem("emptyPath");
-    if (given.includes("\0")) return problem("nulByte");
+    if (given === "") return refused(given, "emptyPath");
+    if (given.includes("\0")) return refused(given, "nulByte");
     // `~/x` is a home-directory path: the shell expands it, the file system does not.
-    if (HOME_RELATIVE.test(given)) return problem("homeRelative");
-    if (path.isAbsolute(given) || WINDOWS_ABSOLUTE.test(given)) return problem("absolute");
+    if (given.charCodeAt(0) === TILDE && HOME_RELATIVE.test(given)) return refused(given, "homeRelative");
+    if (path.isAbsolute(given) || ((given.charCodeAt(1) === COLON || given.charCodeAt(0) === BACKSLASH) && WINDOWS_ABSOLUTE.test(given))) return refused(given, "absolute");
     // What Linux and macOS refuse anyway, said the same way everywhere, before any system call and
     // before the path is taken apart: the work below is linear in the length, but needs no doing.
-    if (given.length >= PATH_MAX && Buffer.byteLength(given) >= PATH_MAX) return problem("nameTooLong");
+    if (given.length >= PATH_MAX && Buffer.byteLength(given) >= PATH_MAX) return refused(given, "nameTooLong");
     const lexical = segmentsOf(given);
-    if (lexical === "escapes") return problem("escapesRoot");
-    if (lexical.names.some((name) => name.length > NAME_MAX / 4 && Buffer.byteLength(name) > NAME_MAX)) return problem("nameTooLong");
+    if (lexical === "escapes") return refused(given, "escapesRoot");
+    const { relative, directory } = lexical;
+    if (hasLongName(relative)) return refused(given, "nameTooLong");
 
     const base = theRoot();
-    if ("problem" in base) return problem(base.problem);
-    if (!lexical.directory && absentFromListing(listings, lexical.names)) return problem("notFound");
+    if ("problem" in base) return refused(given, base.problem);
+    if (!directory && absentFromListing(listings, relative)) return { check: { ok: false, problem: "notFound", path: given }, remember: false };
     // `real.md/` names a directory: the kernel says ENOTDIR for a file.
-    // The names are plain (no `.`, `..` or empty one, segmentsOf): joined as they are, which path.join would only re-check.
-    const target = (lexical.names.length === 0 ? base.real : base.below + lexical.names.join(path.sep)) + (lexical.directory ? "/" : "");
+    const target = (relative === "" ? base.real : base.below + (path.sep === "/" ? relative : relative.replaceAll("/", path.sep))) + (directory ? "/" : "");
     const opened = openPath(target);
-    if (typeof opened === "string") return problem(problemOf(opened));
-    if (!inside(opened.real)) return problem("symlinkEscapesRoot");
+    if (typeof opened === "string") return refused(given, problemOf(opened));
+    if (!inside(opened.real)) return refused(given, "symlinkEscapesRoot");
     const { stats } = opened;
-    if (!stats.isFile()) return problem("notAFile", kindOf(stats));
-    if (path.basename(opened.real) === RETURN_FILE || returnFiles.some((identity) => sameFile(identity, stats))) return problem("returnFile");
+    if (!stats.isFile()) return refused(given, "notAFile", kindOf(stats));
+    if (opened.real.endsWith(RETURN_FILE_BELOW) || returnFiles.some((identity) => sameFile(identity, stats))) return refused(given, "returnFile");
     const check: FileCheck = { ok: true, kind: "file", size: stats.size, mtimeMs: stats.mtimeMs, path: given, links: stats.nlink };
     return { check, target, identity: { dev: stats.dev, ino: stats.ino } };
+  }
+
+  /** What `classify` says of `given`, remembered unless a listing said it (as cheap to ask again as to remember). */
+  function classified(given: string): Classified {
+    let known = checks.get(given);
+    if (known === undefined) {
+      known = classify(given);
+      if (known.remember !== false) checks.set(given, known);
+    }
+    return known;
   }
 
   return {
     root: absoluteRoot,
     listed(dir, names) {
       if (names.length > MAX_LISTED_NAMES) return;
-      const lexical = segmentsOf(dir);
-      if (lexical !== "escapes") listings.set(lexical.names.join("/"), names);
+      const key = listingKey(dir);
+      if (key !== undefined) listings.set(key, names);
     },
-    check: (given) => checks(given).check,
+    check: (given) => classified(given).check,
     read(given, maxBytes) {
-      const { check, target, identity } = checks(given);
+      const { check, target, identity } = classified(given);
       if (!check.ok || target === undefined || identity === undefined) return null;
       // Not another file under the checked name, nor a hard link that may be a file outside the root, nor one moved out.
       const accept = (opened: { real: string; stats: Stats }) => sameFile(opened.stats, identity) && opened.stats.nlink === 1 && inside(opened.real);
       return readPath(target, Math.min(maxBytes, check.size), accept)?.toString("utf8") ?? null;
     },
   };
+}
+
+const TILDE = 0x7e;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+
+/** A refused path's answer. */
+function refused(given: string, problem: FileProblem, kind?: string): Classified {
+  return { check: kind === undefined ? { ok: false, problem, path: given } : { ok: false, problem, path: given, kind } };
 }
 
 let lastRoot: { readonly given: string; readonly cwd: string | undefined; readonly resolved: string } | undefined;
@@ -164,13 +183,18 @@ interface Classified {
   /** The path that was opened, and the file found there: `read` must find that very file again. */
   readonly target?: string;
   readonly identity?: Identity;
+  /** false: said by a listing, not remembered. */
+  readonly remember?: false;
 }
 
 /**
- * The names of a relative path with `.` and `..` taken out as the text says (not as
- * symlinks would), in one pass; "escapes" when a `..` climbs above the start.
+ * A relative path with `.` and `..` taken out as the text says (not as symlinks would): its
+ * names joined by "/" ("" for the start itself), in one pass; "escapes" when a `..` climbs
+ * above the start. A path that is plain already (no empty, `.` or `..` name: an artifact path
+ * as returns write it) is its own answer and is not taken apart.
  */
-function segmentsOf(given: string): { readonly names: string[]; readonly directory: boolean } | "escapes" {
+function segmentsOf(given: string): { readonly relative: string; readonly directory: boolean } | "escapes" {
+  if (SEPARATOR === "/" && !NOT_PLAIN.test(given)) return { relative: given, directory: false };
   const names: string[] = [];
   const parts = given.split(SEPARATOR);
   for (const name of parts) {
@@ -180,24 +204,39 @@ function segmentsOf(given: string): { readonly names: string[]; readonly directo
   }
   // `real.md/` names a directory: the kernel says ENOTDIR for a file.
   const last = parts.at(-1);
-  return { names, directory: parts.length > 1 && (last === "" || last === ".") };
+  return { relative: names.join("/"), directory: parts.length > 1 && (last === "" || last === ".") };
+}
+
+/** Whether a name of `relative` (names joined by "/") is over NAME_MAX bytes: none can be in a path of a quarter of that many characters. */
+function hasLongName(relative: string): boolean {
+  return relative.length > NAME_MAX / 4 && relative.split("/").some((name) => name.length > NAME_MAX / 4 && Buffer.byteLength(name) > NAME_MAX);
 }
 
 /** Task folders hold a handful of names; a folder of thousands is not worth keeping. */
 const MAX_LISTED_NAMES = 64;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+/** A `.` or `..` name, or an empty one (a leading, doubled or trailing separator). */
+const NOT_PLAIN = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
+/** The key of a listed folder (relative to the root): its names joined by "/", undefined when a `..` climbs out. */
+function listingKey(dir: string): string | undefined {
+  const lexical = segmentsOf(dir);
+  return lexical === "escapes" ? undefined : lexical.relative;
+}
+
 /**
- * Whether the last of `names` is surely not in the folder the others name, as its listing
- * showed: never said for a folder not listed, nor where case or Unicode folding could make
- * another spelling the same name (the kernel's lookup would then find it). The listing is
- * compared only when asked (a scan asks about one folder in three).
+ * Whether the last name of `relative` (names joined by "/") is surely not in the folder the
+ * others name, as its listing showed: never said for a folder not listed, nor where case or
+ * Unicode folding could make another spelling the same name (the kernel's lookup would then
+ * find it). The listing is compared only when asked.
  */
-function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, names: readonly string[]): boolean {
-  const name = names.at(-1);
-  if (name === undefined || !PRINTABLE_ASCII.test(name)) return false;
-  const listing = listings.get(names.slice(0, -1).join("/"));
-  if (listing === undefined) return false;
+function absentFromListing(listings: { get(key: string): readonly string[] | undefined }, relative: string): boolean {
+  if (relative === "") return false;
+  const slash = relative.lastIndexOf("/");
+  const name = relative.slice(slash + 1);
+  const listing = listings.get(slash === -1 ? "" : relative.slice(0, slash));
+  if (listing === undefined || listing.includes(name) || !PRINTABLE_ASCII.test(name)) return false;
   const folded = name.toLowerCase();
   for (const listed of listing) {
     if (!PRINTABLE_ASCII.test(listed) || listed.toLowerCase() === folded) return false;
@@ -221,19 +260,6 @@ function boundedMap<T>(): { get(key: string): T | undefined; set(key: string, va
       if (seen.size >= MAX_ENTRIES) seen.clear();
       seen.set(key, value);
     },
-  };
-}
-
-/** `compute`, remembered by its argument. */
-function memo<T>(compute: (key: string) => T): (key: string) => T {
-  const seen = boundedMap<T>();
-  return (key) => {
-    let value = seen.get(key);
-    if (value === undefined) {
-      value = compute(key);
-      seen.set(key, value);
-    }
-    return value;
   };
 }
 

@@ -155,8 +155,13 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  *
  * `source` names the file the return was read from, when it was.
  */
+/** The last name of a path, after its last `/` or `\\`. */
+function baseName(file: string): string {
+  return file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
+}
+
 export function detectFormat(value: unknown, source?: string): Detection {
-  if (source !== undefined) return { format: formatOfFileName(source.split(/[\\/]/).at(-1) ?? "") ?? "metadata-file", reason: `read from ${source}` };
+  if (source !== undefined) return { format: formatOfFileName(baseName(source)) ?? "metadata-file", reason: `read from ${source}` };
   if (!isObject(value)) return { format: "v7", reason: "not a JSON object, checked as a console return" };
   const metadata = value.metadata;
   if (isObject(metadata) && metadata.multi_task_mode === true) return { format: "multi-task", reason: "metadata.multi_task_mode is true" };

@@ -11,7 +11,8 @@ import { formatOfFileName } from "@returnlint/core";
  * (Node 20). The calls are synchronous on purpose: a directory read is a few
  * microseconds, a round trip through libuv's thread pool tens of them, and the walk
  * only advances as fast as the checks consume it. `onListing` is told what each folder
- * listed in one call held, before any return file in it is yielded.
+ * listed in one call held, if it holds a return file, before that file is yielded: a folder
+ * a return is in is the one rules ask about by names that may not be there (a marker).
  */
 export function* walkReturnFiles(
   dir: string,
@@ -25,10 +26,11 @@ export function* walkReturnFiles(
     onProblem(dir, reasonOf(error));
     return;
   }
+  const prefix = below(dir);
   try {
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (entry.isDirectory()) yield* folder(path.join(dir, entry.name), onProblem, onListing);
-      else if (isReturnFile(entry)) yield path.join(dir, entry.name);
+      if (entry.isDirectory()) yield* folder(prefix + entry.name, onProblem, onListing);
+      else if (isReturnFile(entry)) yield prefix + entry.name;
     }
   } catch (error) {
     onProblem(dir, reasonOf(error));
@@ -50,11 +52,29 @@ function* folder(
     onProblem(dir, reasonOf(error));
     return;
   }
-  onListing?.(dir, entries.map((entry) => entry.name));
+  const prefix = dir + path.sep;
+  let told = false;
   for (const entry of entries) {
-    if (entry.isDirectory()) yield* folder(path.join(dir, entry.name), onProblem, onListing);
-    else if (isReturnFile(entry)) yield path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* folder(prefix + entry.name, onProblem, onListing);
+    else if (isReturnFile(entry)) {
+      if (!told) onListing?.(dir, entries.map(nameOf));
+      told = true;
+      yield prefix + entry.name;
+    }
   }
+}
+
+function nameOf(entry: Dirent): string {
+  return entry.name;
+}
+
+/**
+ * What a name listed in `dir` is joined to: `dir` and a separator. A listed name is never
+ * empty, `.` or `..`, nor holds a separator, so joining is concatenating (path.join would
+ * only normalise again); `dir` is a resolved path, which ends in a separator only as a root.
+ */
+function below(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }
 
 /** A regular file (never a symlink) named like a return. */
