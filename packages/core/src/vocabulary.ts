@@ -134,6 +134,11 @@ const LEGACY_ONLY: readonly string[] = ["completed"];
 /** Fields return-metadata-file.md defines and the console formats do not. */
 const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at"] as const;
 
+/** The last name of a path, after its last `/` or `\\`. */
+function baseName(file: string): string {
+  return file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
+}
+
 /**
  * Which format one return is written in (like Spectral's `formats`), and why,
  * from the evidence in this order:
@@ -155,11 +160,6 @@ const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at
  *
  * `source` names the file the return was read from, when it was.
  */
-/** The last name of a path, after its last `/` or `\\`. */
-function baseName(file: string): string {
-  return file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
-}
-
 export function detectFormat(value: unknown, source?: string): Detection {
   if (source !== undefined) return { format: formatOfFileName(baseName(source)) ?? "metadata-file", reason: `read from ${source}` };
   if (!isObject(value)) return { format: "v7", reason: "not a JSON object, checked as a console return" };
