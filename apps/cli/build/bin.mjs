@@ -45,7 +45,7 @@ export function trainCodeCache(cli, dist, loader) {
     { cwd: scratch, args: ["check", "phantom.json", ...compare], status: 1 },
   ];
   const training = spawnSync(process.execPath, [fileURLToPath(new URL("build/train-code-cache.cjs", cli)), fileURLToPath(loader)], {
-    env: { ...process.env, RETURNLINT_CODE_CACHE_OUT: fileURLToPath(cacheFile), RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), NO_COLOR: "1" },
+    env: { ...process.env, RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), NO_COLOR: "1" },
     encoding: "utf8",
   });
   rmSync(scratch, { recursive: true, force: true });

@@ -9,10 +9,9 @@
 const { writeFileSync } = require("node:fs");
 
 const [loaderFile] = process.argv.slice(2);
-const out = process.env.RETURNLINT_CODE_CACHE_OUT;
 const runs = JSON.parse(process.env.RETURNLINT_CODE_CACHE_RUNS ?? "[]");
-if (loaderFile === undefined || out === undefined || runs.length === 0) {
-  process.stderr.write("train-code-cache: usage: RETURNLINT_CODE_CACHE_OUT=FILE RETURNLINT_CODE_CACHE_RUNS=JSON node train-code-cache.cjs LOADER\n");
+if (loaderFile === undefined || runs.length === 0) {
+  process.stderr.write("train-code-cache: usage: RETURNLINT_CODE_CACHE_RUNS=JSON node train-code-cache.cjs LOADER\n");
   process.exit(2);
 }
 const loader = require(loaderFile);
@@ -29,7 +28,7 @@ async function train() {
     if (code !== status) throw new Error(`returnlint ${args.join(" ")} (in ${cwd}) exited ${String(code)}, not ${String(status)}`);
   }
   process.exit = exit;
-  // cli.cjs's (RETURNLINT_CODE_CACHE_OUT is its FILE.cache) and each chunk's the bundle required through the loader.
+  // cli.cjs's and each chunk's the bundle required through the loader, each beside its file.
   for (const [file, cache] of loader.codeCaches()) writeFileSync(`${file}.cache`, cache);
 }
 

@@ -5,7 +5,7 @@
 // a cache that is missing) V8 compiles it from source. The bundle requires a few chunks the
 // same way, each with its own cache (`returnlintHost.requireChunk`).
 "use strict";
-const { readFileSync, writeFileSync } = require("node:fs");
+const { readFileSync } = require("node:fs");
 const path = require("node:path");
 const vm = require("node:vm");
 const { isAscii } = require("node:buffer");
@@ -78,16 +78,11 @@ function codeCaches() {
   return [...scripts].map(([compiled, compiledScript]) => [compiled, compiledScript.createCachedData()]);
 }
 
-// Set only by the build's training (build/train-code-cache.cjs), which requires this file and
-// runs the CLI several times in one process: the caches hold every function those runs compiled.
-const out = process.env.RETURNLINT_CODE_CACHE_OUT;
-if (out !== undefined && require.main !== module) {
+// The build's training (build/train-code-cache.cjs, which sets RETURNLINT_CODE_CACHE_RUNS) requires
+// this file and runs the CLI several times in one process: the caches hold every function those runs
+// compiled. Required any other way (dist/returnlint.js) or run, it is the CLI.
+if (process.env.RETURNLINT_CODE_CACHE_RUNS !== undefined && require.main !== module) {
   module.exports = { run: runCli, codeCaches };
 } else {
-  if (out !== undefined) {
-    process.once("exit", () => {
-      writeFileSync(out, script.createCachedData());
-    });
-  }
   runCli();
 }

@@ -9,9 +9,18 @@ import { relativeInside } from "@returnlint/core";
  * `dir`'s followed by those names. Any other path is answered by `relativeInside` itself.
  */
 export function relativeBelow(base: string, dir: string): (file: string) => string | undefined {
-  const start = dir.endsWith(path.sep) ? dir : dir + path.sep;
+  const start = below(dir);
   const prefix = relativeInside(base, dir);
   if (prefix === undefined) return (file) => relativeInside(base, file);
   const lead = prefix === "" ? "" : prefix + path.sep;
   return (file) => (file.startsWith(start) && file.length > start.length ? lead + file.slice(start.length) : relativeInside(base, file));
+}
+
+/**
+ * What a name listed in `dir` is joined to: `dir` and a separator. A listed name is never
+ * empty, `.` or `..`, nor holds a separator, so joining is concatenating (path.join would
+ * only normalise again); `dir` is a resolved path, which ends in a separator only as a root.
+ */
+export function below(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }

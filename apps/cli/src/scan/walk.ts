@@ -1,6 +1,7 @@
 import { opendirSync, readdirSync, type Dir, type Dirent } from "node:fs";
 import path from "node:path";
 import { formatOfFileName } from "@returnlint/core";
+import { below } from "./names.js";
 
 /**
  * Every return file (a name core's `formatOfFileName` knows: `.return-meta.json`, `.orchestrator-handoff.json`, `.return-meta-multi*.json`) below
@@ -66,15 +67,6 @@ function* folder(
 
 function nameOf(entry: Dirent): string {
   return entry.name;
-}
-
-/**
- * What a name listed in `dir` is joined to: `dir` and a separator. A listed name is never
- * empty, `.` or `..`, nor holds a separator, so joining is concatenating (path.join would
- * only normalise again); `dir` is a resolved path, which ends in a separator only as a root.
- */
-function below(dir: string): string {
-  return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }
 
 /** A regular file (never a symlink) named like a return. */
