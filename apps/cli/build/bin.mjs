@@ -3,6 +3,8 @@
 //   dist/cli.cjs.cache, made here by training runs of real checks (train-code-cache.cjs). Compiling the bundle is
 //   otherwise a few milliseconds of every run. A cache made by another Node version is
 //   rejected by V8 and the loader compiles from source as usual.
+// - dist/cli.cjs is rewritten as the script the loader compiles: the bundle inside the loader's
+//   CommonJS wrapper, so that the loader hands V8 the text it reads as it is.
 // - dist/returnlint.js: the same CLI for `node dist/returnlint.js` (README, scripts), a
 //   two-line ESM file that loads returnlint.cjs.
 import { spawnSync } from "node:child_process";
@@ -11,15 +13,31 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Writes dist/returnlint.cjs (src/loader.cjs) and dist/returnlint.js; returns the loader's URL. */
+/** Writes dist/returnlint.cjs (src/loader.cjs) and dist/returnlint.js, and wraps dist/cli.cjs; returns the loader's URL. */
 export function writeBin(cli, dist) {
   const esmEntry = new URL("returnlint.js", dist);
   writeFileSync(esmEntry, `#!/usr/bin/env node\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("./returnlint.cjs");\n`);
   chmodSync(esmEntry, 0o755);
   const loader = new URL("returnlint.cjs", dist);
-  writeFileSync(loader, readFileSync(new URL("src/loader.cjs", cli), "utf8"));
+  const loaderSource = readFileSync(new URL("src/loader.cjs", cli), "utf8");
+  writeFileSync(loader, loaderSource);
   chmodSync(loader, 0o755);
+  wrapBundle(new URL("cli.cjs", dist), loaderSource);
   return loader;
+}
+
+/**
+ * Rewrites the bundle as the loader's wrapper around it, the wrapper taken from the loader's
+ * `WRAPPER` line so that the two cannot differ. Its hashbang, valid only at the very start of a
+ * script, becomes a comment.
+ */
+function wrapBundle(bundle, loaderSource) {
+  const line = /^const WRAPPER = ("[^"\n]*");$/m.exec(loaderSource);
+  if (line === null) throw new Error("src/loader.cjs has no `const WRAPPER = \"…\";` line: the build takes the bundle's wrapper from it");
+  const wrapper = JSON.parse(line[1]);
+  const text = readFileSync(bundle, "utf8");
+  if (text.startsWith(wrapper)) throw new Error(`${fileURLToPath(bundle)} is wrapped already: was the build run twice over one bundle?`);
+  writeFileSync(bundle, `${wrapper}${text.startsWith("#!") ? `//${text.slice(2)}` : text}\n});`);
 }
 
 /**

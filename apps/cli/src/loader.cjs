@@ -5,33 +5,73 @@
 // a cache that is missing) V8 compiles it from source. The bundle requires a few chunks the
 // same way, each with its own cache (`returnlintHost.requireChunk`).
 "use strict";
-const { readFileSync } = require("node:fs");
+const { closeSync, fstatSync, openSync, readSync } = require("node:fs");
 const path = require("node:path");
 const vm = require("node:vm");
-const { isAscii } = require("node:buffer");
+const { Buffer, isAscii } = require("node:buffer");
+
+/**
+ * Node's own CommonJS wrapper, written out (node:module would load the ESM loader's modules too),
+ * with one more parameter: the host. The build writes dist/cli.cjs already wrapped (build/bin.mjs
+ * reads this line), so its text is the script as it is read: no concatenation that V8 would have
+ * to copy into one string of the bundle's length. A chunk is a plain CommonJS file, wrapped here.
+ */
+const WRAPPER = "(function (exports, require, module, __filename, __dirname, returnlintHost) { ";
 
 /** The scripts compiled here, by file: the build's training writes their caches. */
 const scripts = new Map();
 
-/** A CommonJS file of this package compiled with its code cache (`FILE.cache`) when there is one. */
+/**
+ * One buffer for every file read here, as large as the largest: a file's bytes are needed only
+ * until its text or its cache has been handed to V8, and memory a process touches for the first
+ * time costs a page fault per 4 KiB (a few microseconds each on a virtual machine).
+ */
+let buffer = Buffer.allocUnsafeSlow(0);
+
+/** An open file and its size, or undefined when it cannot be opened. */
+function opened(file) {
+  let fd;
+  try {
+    fd = openSync(file, "r");
+    return { fd, size: fstatSync(fd).size };
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    return undefined;
+  }
+}
+
+/** The bytes of an `opened` file, read into `buffer` (a view of it, valid until the next read); closes it. */
+function readAll({ fd, size }) {
+  try {
+    let filled = 0;
+    for (let read = -1; read !== 0 && filled < size; filled += read) read = readSync(fd, buffer, filled, size - filled, null);
+    return buffer.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file of this package compiled with its code cache (`FILE.cache`) when there is one. */
 function compile(file) {
+  const code = opened(file);
+  if (code === undefined) throw new Error(`cannot read ${file}`);
+  const cache = opened(`${file}.cache`);
+  const largest = Math.max(code.size, cache?.size ?? 0);
+  if (buffer.length < largest) buffer = Buffer.allocUnsafeSlow(largest);
+  const bytes = readAll(code);
+  // An ASCII bundle (the usual case) is read as Latin-1: one byte per character, no UTF-8 decoding,
+  // and half the memory V8 then scans (one non-ASCII character would make it a two-byte string).
+  const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+  // A chunk starts with a hashbang, valid only at the very start of a script: it becomes a comment.
+  const source = text.startsWith(WRAPPER) ? text : `${WRAPPER}${text.startsWith("#!") ? `//${text.slice(2)}` : text}\n});`;
   let cachedData;
   try {
-    cachedData = readFileSync(`${file}.cache`);
+    cachedData = cache === undefined ? undefined : readAll(cache);
   } catch {
     cachedData = undefined;
   }
-  // An ASCII bundle (the usual case) is read as Latin-1: one byte per character, no UTF-8 decoding,
-  // and half the memory V8 then scans (one non-ASCII character would make it a two-byte string).
-  const bytes = readFileSync(file);
-  const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
-  // Node's own CommonJS wrapper, written out (node:module would load the ESM loader's modules too),
-  // with one more parameter: the host. The bundle starts with a hashbang, which is valid only at the
-  // very start of a script: it becomes a comment (a slice and a concatenation, no copy of the bundle).
-  const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
-  const wrapped = `(function (exports, require, module, __filename, __dirname, returnlintHost) { ${body}\n});`;
   // Without a usable cache (none yet, another Node version) V8 compiles from source as usual.
-  const script = new vm.Script(wrapped, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
+  const script = new vm.Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
   scripts.set(file, script);
   return script;
 }
@@ -65,7 +105,15 @@ const host = {
 globalThis[Symbol.for("returnlint.ruleWorker")] = path.join(__dirname, "chunks", "rule-worker.cjs");
 
 const file = path.join(__dirname, "cli.cjs");
-const script = compile(file);
+/** The bundle, compiled; a broken install (the bundle missing or damaged) is said in one sentence, exit 2. */
+const script = (() => {
+  try {
+    return compile(file);
+  } catch (error) {
+    process.stderr.write(`returnlint: cannot load its bundle (${error instanceof Error ? error.message : String(error)}); reinstall returnlint\n`);
+    return process.exit(2);
+  }
+})();
 
 /** Runs the CLI once, with process.argv. */
 function runCli() {
