@@ -1,12 +1,11 @@
+import { Buffer, isAscii, isUtf8 } from "node:buffer";
+
 const BOM = "\uFEFF";
 
 /** Removes a leading byte-order mark, which editors and some shells add. */
 export function stripBom(text: string): string {
   return text.startsWith(BOM) ? text.slice(1) : text;
 }
-
-// Made on first use: creating a TextDecoder at load time is a measurable part of start-up.
-let strictUtf8: InstanceType<typeof TextDecoder> | undefined;
 
 /**
  * Decodes input bytes as UTF-8. A byte that is not part of valid UTF-8 becomes the
@@ -16,12 +15,11 @@ let strictUtf8: InstanceType<typeof TextDecoder> | undefined;
  * mark is dropped.
  */
 export function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    strictUtf8 ??= new TextDecoder("utf-8", { fatal: true });
-    return strictUtf8.decode(bytes);
-  } catch {
-    // Not UTF-8 throughout: decoded by hand below, escaping what is not.
-  }
+  // Node's own checks (SIMD) and decoding for text that is valid throughout, the usual case:
+  // no TextDecoder to create, and ASCII needs no decoding at all.
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isAscii(buffer)) return buffer.toString("latin1");
+  if (isUtf8(buffer)) return stripBom(buffer.toString("utf8"));
   // One UTF-16 unit per byte at most: a 4-byte sequence becomes a pair.
   const units = new Uint16Array(bytes.length);
   let count = 0;
