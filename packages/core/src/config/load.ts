@@ -27,11 +27,14 @@ export interface RawConfig {
  */
 export async function findConfig(cwd: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS, importer?: Importer): Promise<RawConfig | null> {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    // `dir` is absolute and normalised: a name is appended to it, not joined (path.join would
+    // normalise it again, for each of the six names in each folder up to the root).
+    const inside = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const name of CONFIG_FILES) {
-      const file = path.join(dir, name);
+      const file = inside + name;
       if (existsSync(file)) return readConfig(file, timeoutMs, importer);
     }
-    const manifest = path.join(dir, "package.json");
+    const manifest = `${inside}package.json`;
     if (existsSync(manifest)) {
       const value = await readConfig(manifest, timeoutMs, importer);
       if (typeof value.value === "object" && value.value !== null && "returnlint" in value.value) {
