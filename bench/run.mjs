@@ -67,10 +67,7 @@ const verdicts = [];
  */
 const target = ({ name, measured, reference, value, goal, met }) => verdicts.push({ name, measured, reference, value, goal, met });
 
-// Cases 1 and 2: one cold process per return, next to node -e 0 and the seeds' bash + jq procedure.
-// All four cases run in one block of interleaved rounds (node -e 0, then each case's commands), so
-// that every check is held against the same runs of node -e 0: run case by case, the ratio of one
-// binary's medians moved by up to 0.14 between cases, as the machine's load drifted between blocks.
+// Cases 1 and 2: one cold process per return, each next to node -e 0 and the seeds' bash + jq procedure.
 const seedScript = path.join(REPO, "bench", "seed-procedure.sh");
 const seedEnvNote = `jq: ${JQ}`;
 const startupCases = [
@@ -79,33 +76,36 @@ const startupCases = [
   { title: "Case 2b: check a valid return, --format json", file: "return.json", extra: ["--format", "json"], status: 0, bashStatus: 0 },
   { title: "Case 2c: check a valid return with a config file (--config project.config.json)", file: "return.json", extra: ["--config", "project.config.json"], status: 0, bashStatus: 0 },
 ];
+const startup = {};
 const peerRows = [];
-const floorCommand = { label: "node -e 0 (the floor)", argv: [NODE, "-e", "0"], shell: "node -e 0", expectStatus: 0 };
-/** A start-up case's commands, the floor's aside: check, its ESM entry, the bash procedure and (Cases 1 and 2a) the peers. */
-function startupCommands(spec) {
+for (const spec of runs("1") || runs("2") ? startupCases : []) {
+  const caseName = spec.title.slice(0, spec.title.indexOf(":"));
+  if (!runs(caseName.startsWith("Case 1") ? "1" : "2")) continue;
+  log(`${spec.title} …`);
   const checkArgs = ["check", spec.file, "--command", "research", "--session-id", check.session, "--agent", check.agent, ...spec.extra];
   // The peers validate the same file against the same checks, written as a JSON Schema and as a
   // Spectral ruleset (bench/peers/); they look at no file, so they do less than check. Cases 1 and 2a only.
-  const peers =
-    spec.extra.length === 0
-      ? [
-          {
-            label: "ajv-cli (peer)",
-            argv: [NODE, AJV_CLI, "validate", "-s", SCHEMA, "-d", spec.file],
-            shell: `node bench/node_modules/ajv-cli/dist/index.js validate -s bench/peers/v7-return.schema.json -d ${spec.file}`,
-            expectStatus: spec.status,
-            runs: plan.peerRuns,
-          },
-          {
-            label: "Spectral (peer)",
-            argv: [NODE, SPECTRAL, "lint", spec.file, "--ruleset", RULESET, "--quiet"],
-            shell: `node bench/node_modules/@stoplight/spectral-cli/dist/index.js lint ${spec.file} --ruleset bench/peers/v7-return.spectral.yaml --quiet`,
-            expectStatus: spec.status,
-            runs: plan.peerRuns,
-          },
-        ]
-      : [];
-  return [
+  const withPeers = spec.extra.length === 0;
+  const peers = withPeers
+    ? [
+        {
+          label: "ajv-cli (peer)",
+          argv: [NODE, AJV_CLI, "validate", "-s", SCHEMA, "-d", spec.file],
+          shell: `node bench/node_modules/ajv-cli/dist/index.js validate -s bench/peers/v7-return.schema.json -d ${spec.file}`,
+          expectStatus: spec.status,
+          runs: plan.peerRuns,
+        },
+        {
+          label: "Spectral (peer)",
+          argv: [NODE, SPECTRAL, "lint", spec.file, "--ruleset", RULESET, "--quiet"],
+          shell: `node bench/node_modules/@stoplight/spectral-cli/dist/index.js lint ${spec.file} --ruleset bench/peers/v7-return.spectral.yaml --quiet`,
+          expectStatus: spec.status,
+          runs: plan.peerRuns,
+        },
+      ]
+    : [];
+  const commands = [
+    { label: "node -e 0 (the floor)", argv: [NODE, "-e", "0"], shell: "node -e 0", expectStatus: 0 },
     { label: "returnlint check", argv: [NODE, BIN, ...checkArgs], shell: `node apps/cli/dist/returnlint.cjs ${checkArgs.join(" ")}`, expectStatus: spec.status },
     { label: "returnlint check (ESM entry)", argv: [NODE, ESM_BIN, ...checkArgs], shell: `node apps/cli/dist/returnlint.js ${checkArgs.join(" ")}`, expectStatus: spec.status },
     {
@@ -118,55 +118,40 @@ function startupCommands(spec) {
     },
     ...peers,
   ];
-}
-const startupBlock = startupCases
-  .map((spec) => ({ spec, caseName: spec.title.slice(0, spec.title.indexOf(":")) }))
-  .filter(({ caseName }) => runs(caseName.startsWith("Case 1") ? "1" : "2"))
-  .map((one) => ({ ...one, commands: startupCommands(one.spec) }));
-if (startupBlock.length > 0) {
-  log(`${startupBlock.map(({ caseName }) => caseName).join(", ")}: check start-up, one block of interleaved rounds …`);
-  const block = [floorCommand, ...startupBlock.flatMap(({ commands }) => commands)];
-  const timed = timeInterleaved(block, { cwd: check.root, runs: plan.startupRuns });
+  const rows = timeInterleaved(commands, { cwd: check.root, runs: plan.startupRuns });
   // Peak memory of one more run of each, untimed (/usr/bin/time would add its own start to the times).
-  const measuredMb = block.map((command) => timeWithMemory(command, check.root).rssMb);
-  const [floor] = timed;
-  let next = 1;
-  for (const { spec, caseName, commands } of startupBlock) {
-    const rows = [floor, ...timed.slice(next, next + commands.length)];
-    const memory = [measuredMb[0], ...measuredMb.slice(next, next + commands.length)];
-    next += commands.length;
-    const [, cli, , bash] = rows;
-    const withPeers = rows.some((row) => row.label.endsWith("(peer)"));
-    sections.push({
-      title: spec.title,
-      note: `cwd: bench/.work/check; ${String(plan.startupRuns)} runs (bash: ${String(plan.bashRuns)}${withPeers ? `, each peer: ${String(plan.peerRuns)}` : ""}), interleaved in one block with the other start-up cases (the same node -e 0 runs for all); peak RSS from one more run of each; ${seedEnvNote}`,
-      header: ["command", "min", "median", "max", "median ÷ node -e 0", "median ÷ check", "peak RSS"],
-      rows: rows.map((row, index) => [row.label, ms(row.min), ms(row.median), ms(row.max), ratio(row.median / floor.median), ratio(row.median / cli.median), `${memory[index].toFixed(1)} MB`]),
-      commands: rows.map((row) => row.shell),
-    });
-    for (const [index, row] of rows.entries()) {
-      if (row.label.endsWith("(peer)")) peerRows.push({ name: `${caseName}: ${row.label.replace(" (peer)", "")}`, peer: row, cli, peerMb: memory[index], cliMb: memory[1] });
-    }
-    const overFloor = cli.median / floor.median;
-    const limit = spec.extra.includes("--config") ? 1.3 : 1.25;
-    target({
-      name: `${caseName}: check ≤ ${String(limit)} × node -e 0`,
-      measured: `check ${ms(cli.median)}`,
-      reference: `floor: node -e 0 ${ms(floor.median)}`,
-      value: `${overFloor.toFixed(3)}×`,
-      goal: `≤ ${String(limit)}×`,
-      met: overFloor <= limit,
-    });
-    const underBash = bash.median / cli.median;
-    target({
-      name: `${caseName}: check ≥ 10 × faster than bash + jq (issue 8)`,
-      measured: `check ${ms(cli.median)}`,
-      reference: `bash + jq ${ms(bash.median)}`,
-      value: `${underBash.toFixed(3)}×`,
-      goal: "≥ 10×",
-      met: underBash >= 10,
-    });
+  const memory = commands.map((command) => timeWithMemory(command, check.root).rssMb);
+  const [floor, cli, , bash] = rows;
+  startup[spec.title] = { floor, cli, bash };
+  sections.push({
+    title: spec.title,
+    note: `cwd: bench/.work/check; ${String(plan.startupRuns)} runs (bash: ${String(plan.bashRuns)}${withPeers ? `, each peer: ${String(plan.peerRuns)}` : ""}), interleaved; peak RSS from one more run of each; ${seedEnvNote}`,
+    header: ["command", "min", "median", "max", "median ÷ node -e 0", "median ÷ check", "peak RSS"],
+    rows: rows.map((row, index) => [row.label, ms(row.min), ms(row.median), ms(row.max), ratio(row.median / floor.median), ratio(row.median / cli.median), `${memory[index].toFixed(1)} MB`]),
+    commands: rows.map((row) => row.shell),
+  });
+  for (const [index, row] of rows.entries()) {
+    if (row.label.endsWith("(peer)")) peerRows.push({ name: `${caseName}: ${row.label.replace(" (peer)", "")}`, peer: row, cli, peerMb: memory[index], cliMb: memory[1] });
   }
+  const overFloor = cli.median / floor.median;
+  const limit = spec.extra.includes("--config") ? 1.3 : 1.25;
+  target({
+    name: `${caseName}: check ≤ ${String(limit)} × node -e 0`,
+    measured: `check ${ms(cli.median)}`,
+    reference: `floor: node -e 0 ${ms(floor.median)}`,
+    value: `${overFloor.toFixed(3)}×`,
+    goal: `≤ ${String(limit)}×`,
+    met: overFloor <= limit,
+  });
+  const underBash = bash.median / cli.median;
+  target({
+    name: `${caseName}: check ≥ 10 × faster than bash + jq (issue 8)`,
+    measured: `check ${ms(cli.median)}`,
+    reference: `bash + jq ${ms(bash.median)}`,
+    value: `${underBash.toFixed(3)}×`,
+    goal: "≥ 10×",
+    met: underBash >= 10,
+  });
 }
 
 // Case 3: scan over generated projects; wall time and peak memory, next to its floor: reading,
