@@ -69,7 +69,7 @@ describe("the published packages, installed with npm outside the workspace", () 
       // As dist/returnlint.cjs compiles them (src/loader.cjs): the build wrote cli.cjs inside the
       // loader's wrapper, with the host it hands them; a chunk is wrapped when it is read.
       '  const wrapper = "(function (exports, require, module, __filename, __dirname, returnlintHost) { ";',
-      "  const source = text.startsWith(wrapper) ? text : `${wrapper}${text.replace(/^#!/, \"//\")}\\n});`;",
+      "  const source = text.startsWith(wrapper) ? text : `${wrapper}${text}\\n});`;",
       "  console.log(new Script(source, { filename: file, cachedData }).cachedDataRejected);",
       "}",
     ].join("\n");

@@ -68,8 +68,8 @@ function compile(file) {
   // An ASCII bundle (the usual case) is read as Latin-1: one byte per character, no UTF-8 decoding,
   // and half the memory V8 then scans (one non-ASCII character would make it a two-byte string).
   const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
-  // A chunk starts with a hashbang, valid only at the very start of a script: it becomes a comment.
-  const source = text.startsWith(WRAPPER) ? text : `${WRAPPER}${text.startsWith("#!") ? `//${text.slice(2)}` : text}\n});`;
+  // cli.cjs comes wrapped (and its hashbang made a comment) from the build; a chunk is wrapped here.
+  const source = text.startsWith(WRAPPER) ? text : `${WRAPPER}${text}\n});`;
   let cachedData;
   try {
     cachedData = cache === undefined ? undefined : readAll(cache);
