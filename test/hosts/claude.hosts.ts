@@ -115,8 +115,10 @@ describe("Claude Code 2.1.330 with returnlint hook claude", () => {
     expect(verdicts(withNames)).toEqual({});
   });
 
-  it("--max-blocks 1: blocks once, then lets the next failing attempt stop and records it", async () => {
-    const root = project({ hooks: { SubagentStop: [{ matcher: "lean-research-agent", hooks: [{ type: "command", command: "npx --no-install returnlint hook claude --max-blocks 1", timeout: 30 }] }] } });
+  it("--max-blocks 1, run from node_modules/.bin as the docs show: blocks once, then lets the next failing attempt stop and records it", async () => {
+    // docs/hosts.md's "What a stop costs": the project's own bin, found through CLAUDE_PROJECT_DIR.
+    const { command } = JSON.parse(`{${snippet("claude-hook-direct")}}`) as { command: string };
+    const root = project({ hooks: { SubagentStop: [{ matcher: "lean-research-agent", hooks: [{ type: "command", command: `${command} --max-blocks 1`, timeout: 30 }] }] } });
     server.play(alwaysPhantom({ varying: true }));
     await claude(root);
     expect(server.of("lean-research-agent")).toHaveLength(2);
