@@ -34,14 +34,22 @@ const scripts = new Map();
  */
 let buffer = Buffer.allocUnsafeSlow(0);
 
-/** An open file and its size, or undefined when it cannot be opened. */
+/** An open file and its size; throws Node's error (its code and the path) when it cannot be opened. */
 function opened(file) {
-  let fd;
+  const fd = openSync(file, "r");
   try {
-    fd = openSync(file, "r");
     return { fd, size: fstatSync(fd).size };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** `opened`, or undefined for a file that may be missing (a code cache). */
+function openedIfThere(file) {
+  try {
+    return opened(file);
   } catch {
-    if (fd !== undefined) closeSync(fd);
     return undefined;
   }
 }
@@ -60,8 +68,7 @@ function readAll({ fd, size }) {
 /** A file of this package compiled with its code cache (`FILE.cache`) when there is one. */
 function compile(file) {
   const code = opened(file);
-  if (code === undefined) throw new Error(`cannot read ${file}`);
-  const cache = opened(`${file}.cache`);
+  const cache = openedIfThere(`${file}.cache`);
   const largest = Math.max(code.size, cache?.size ?? 0);
   if (buffer.length < largest) buffer = Buffer.allocUnsafeSlow(largest);
   const bytes = readAll(code);

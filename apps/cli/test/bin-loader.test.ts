@@ -74,7 +74,7 @@ describe("the bin's loader", () => {
     });
     const run = checkExample(dist);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toBe(`returnlint: cannot load its bundle (cannot read ${path.join(dist, "cli.cjs")}); reinstall returnlint\n`);
+    expect(run.stderr).toBe(`returnlint: cannot load its bundle (ENOENT: no such file or directory, open '${path.join(dist, "cli.cjs")}'); reinstall returnlint\n`);
     expect(run.status).toBe(2);
   });
 
