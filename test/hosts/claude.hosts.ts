@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { agentFile, runClaude } from "./claude.js";
 import { jsonSnippet, snippet } from "./docs.js";
-import { cleanUp, linkWorkspaceCli, readJson, tempDir, writeFiles } from "./hosts.js";
+import { CLI, cleanUp, linkWorkspaceCli, readJson, tempDir, writeFiles } from "./hosts.js";
 import { startModelServer, type ModelServer } from "./model-server.js";
 import {
   alwaysPhantom,
@@ -116,11 +116,18 @@ describe("Claude Code 2.1.330 with returnlint hook claude", () => {
   });
 
   it("--max-blocks 1, run from node_modules/.bin as the docs show: blocks once, then lets the next failing attempt stop and records it", async () => {
-    // docs/hosts.md's "What a stop costs": the project's own bin, found through CLAUDE_PROJECT_DIR.
+    // docs/hosts.md's "What a stop costs": the project's own bin, found through CLAUDE_PROJECT_DIR
+    // (test/hook-command.test.ts runs the npx half).
     const { command } = JSON.parse(`{${snippet("claude-hook-direct")}}`) as { command: string };
-    const root = project({ hooks: { SubagentStop: [{ matcher: "lean-research-agent", hooks: [{ type: "command", command: `${command} --max-blocks 1`, timeout: 30 }] }] } });
+    const root = project({ hooks: { SubagentStop: [{ matcher: "lean-research-agent", hooks: [{ type: "command", command: command.replaceAll("hook claude", "hook claude --max-blocks 1"), timeout: 30 }] }] } });
+    // The project's bin notes each run, and whether npm started it (npx sets npm_command=exec).
+    const runs = path.join(root, "bin-runs.txt");
+    const bin = path.join(root, "node_modules", ".bin", "returnlint");
+    rmSync(bin);
+    writeFileSync(bin, `#!/bin/sh\necho "\${npm_command:-direct}" >> '${runs}'\nexec '${process.execPath}' '${path.join(CLI, "dist", "returnlint.cjs")}' "$@"\n`, { mode: 0o755 });
     server.play(alwaysPhantom({ varying: true }));
     await claude(root);
+    expect(readFileSync(runs, "utf8")).toBe("direct\ndirect\n");
     expect(server.of("lean-research-agent")).toHaveLength(2);
     expect(onlyVerdict(root)[1]).toMatchObject({ ok: false, attempts: 2, decision: "allow", allowedBecause: "max-blocks", errors: [`Artifact does not exist: ${TASK_DIR}/reports/research-002.md`] });
   });

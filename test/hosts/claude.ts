@@ -39,6 +39,9 @@ export async function runClaude(
     DISABLE_ERROR_REPORTING: "1",
     npm_config_registry: options.registry,
     npm_config_cache: path.join(options.home, ".npm"),
+    // As when a user starts Claude Code from a terminal, not from a package manager's script: npx
+    // sets it for what it runs, so a hook can tell whether it came through npx.
+    npm_command: undefined,
   });
   const args = ["-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events", "--permission-mode", "acceptEdits", ...(options.args ?? [])];
   const finished = await run(binOf("claude"), args, { cwd: root, env, timeoutMs: 120_000 });
