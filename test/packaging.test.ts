@@ -60,6 +60,9 @@ describe("the published packages, installed with npm outside the workspace", () 
     // A rejected cache still runs, only slower: this is what keeps start-up near `node -e 0` (BENCHMARKS.md).
     const dist = path.join(consumer, "node_modules", "returnlint", "dist");
     const files = [path.join(dist, "cli.cjs"), path.join(dist, "chunks", "validator-config.cjs")];
+    // The wrapper the installed bin compiles them in: its `WRAPPER` line (build/bin.mjs reads the same).
+    const wrapper = /^const WRAPPER = ("[^"\n]*");$/m.exec(readFileSync(path.join(dist, "returnlint.cjs"), "utf8"))?.[1];
+    expect(wrapper).toBeDefined();
     const script = [
       'const { readFileSync } = require("node:fs");',
       'const { Script } = require("node:vm");',
@@ -68,7 +71,7 @@ describe("the published packages, installed with npm outside the workspace", () 
       '  const cachedData = readFileSync(`${file}.cache`);',
       // As dist/returnlint.cjs compiles them (src/loader.cjs): the build wrote cli.cjs inside the
       // loader's wrapper, with the host it hands them; a chunk is wrapped when it is read.
-      '  const wrapper = "(function (exports, require, module, __filename, __dirname, returnlintHost) { ";',
+      `  const wrapper = ${wrapper ?? "undefined"};`,
       "  const source = text.startsWith(wrapper) ? text : `${wrapper}${text}\\n});`;",
       "  console.log(new Script(source, { filename: file, cachedData }).cachedDataRejected);",
       "}",
