@@ -23,12 +23,24 @@ const argv = process.argv.slice(2).filter((arg) => arg !== "--");
 const CASES = ["1", "2", "3", "4", "5", "6"];
 const onlyIndex = argv.indexOf("--only");
 const only = onlyIndex === -1 ? CASES : (argv[onlyIndex + 1] ?? "").split(",");
-const unknown = argv.filter((arg, index) => arg !== "--quick" && index !== onlyIndex && index !== onlyIndex + 1);
-if (unknown.length > 0 || only.some((name) => !CASES.includes(name))) {
-  console.error(`bench: unknown argument ${unknown.join(" ") || only.join(",")}; the options are --quick (a fast smoke run that writes nothing) and --only 1,2,… (some cases; writes nothing).`);
+const scanDirIndex = argv.indexOf("--scan-dir");
+const valued = new Set([onlyIndex, scanDirIndex].filter((index) => index !== -1).flatMap((index) => [index, index + 1]));
+const unknown = argv.filter((arg, index) => arg !== "--quick" && !valued.has(index));
+const problem =
+  unknown.length > 0 ? `unknown argument ${unknown.join(" ")}`
+  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are 1 to 6)`
+  : scanDirIndex !== -1 && !argv[scanDirIndex + 1] ? "--scan-dir needs a folder"
+  : undefined;
+if (problem !== undefined) {
+  console.error(
+    `bench: ${problem}; the options are --quick (a fast smoke run that writes nothing), --only 1,2,… (some cases; writes nothing) and --scan-dir DIR (where Case 3 generates and scans its projects; bench/.work by default).`,
+  );
   process.exit(2);
 }
 const quick = argv.includes("--quick");
+// Case 3's projects (600,000 inodes at 100,000 returns) may live elsewhere: on a machine that
+// reclaims the page cache under them between runs (this one does), a tmpfs keeps every run warm.
+const SCAN_WORK = scanDirIndex === -1 ? WORK : path.resolve(argv[scanDirIndex + 1]);
 const runs = (name) => only.includes(name);
 // BENCHMARKS.md shows a whole run or nothing: its ratios must all come from the same run.
 const writes = !quick && only.length === CASES.length;
@@ -161,7 +173,7 @@ for (const spec of runs("1") || runs("2") ? startupCases : []) {
 // parsing and stat-ing the same files in one Node process (bench/scan-floor.mjs), interleaved.
 const scanRows = [];
 for (const size of runs("3") ? plan.scanSizes : []) {
-  const root = scanProject(WORK, size, log);
+  const root = scanProject(SCAN_WORK, size, log);
   log(`Case 3: scan of ${String(size)} returns …`);
   const command = { label: `scan ${String(size)}`, argv: [NODE, BIN, "scan", "--quiet"], expectStatus: 0 };
   const floorCommand = { label: `floor ${String(size)}`, argv: [NODE, path.join(REPO, "bench", "scan-floor.mjs")], expectStatus: 0 };
@@ -226,9 +238,12 @@ const perThousand = (row, wall = row.wall) => wall.median / (row.size / 1000);
   }
 }
 if (scanRows.length > 0) {
+  const shown = path.relative(REPO, SCAN_WORK).startsWith("..") ? SCAN_WORK : path.relative(REPO, SCAN_WORK);
+  // What holds the trees decides whether a run reads them from memory: say it (GNU stat; "unknown" elsewhere).
+  const fileSystem = spawnSync("stat", ["-f", "-c", "%T", SCAN_WORK], { encoding: "utf8" }).stdout?.trim() || "unknown";
   sections.push({
     title: "Case 3: returnlint scan (valid metadata files, two artifacts each)",
-    note: `next to its floor, bench/scan-floor.mjs (one Node process walking the same folders, reading and JSON.parse-ing every metadata file and stat-ing each artifact), run alternately with it; peak RSS from ${HAVE_TIME ? "/usr/bin/time -v" : "process.resourceUsage() in the scanning process"}, over every run; timed runs per size after the first: ${plan.scanSizes.map((size) => `${String(size)}: ${String(plan.scanRuns[size])}`).join(", ")}`,
+    note: `next to its floor, bench/scan-floor.mjs (one Node process walking the same folders, reading and JSON.parse-ing every metadata file and stat-ing each artifact), run alternately with it; peak RSS from ${HAVE_TIME ? "/usr/bin/time -v" : "process.resourceUsage() in the scanning process"}, over every run; timed runs per size after the first: ${plan.scanSizes.map((size) => `${String(size)}: ${String(plan.scanRuns[size])}`).join(", ")}; projects under ${shown} (file system: ${fileSystem})`,
     header: ["returns", "first run (cold caches)", "min", "median", "max", "median per 1,000", "peak RSS (max)", "floor median", "÷ floor", "floor peak RSS"],
     rows: scanRows.map((row) => [
       row.size.toLocaleString("en-US"),
@@ -242,7 +257,11 @@ if (scanRows.length > 0) {
       ratio(row.wall.median / row.floor.median),
       `${row.floorRss.max.toFixed(1)} MB`,
     ]),
-    commands: ["cd bench/.work/scan-N && node ../../../apps/cli/dist/returnlint.cjs scan --quiet", "cd bench/.work/scan-N && node ../../scan-floor.mjs"],
+    // Relative to the repository when the projects are in bench/.work, as a reader's clone has them.
+    commands:
+      SCAN_WORK === WORK
+        ? ["cd bench/.work/scan-N && node ../../../apps/cli/dist/returnlint.cjs scan --quiet", "cd bench/.work/scan-N && node ../../scan-floor.mjs"]
+        : [`cd ${shown}/scan-N && node ${path.join(REPO, "apps/cli/dist/returnlint.cjs")} scan --quiet`, `cd ${shown}/scan-N && node ${path.join(REPO, "bench/scan-floor.mjs")}`],
   });
 }
 
