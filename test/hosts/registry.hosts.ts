@@ -208,6 +208,8 @@ describe("the hosts, with what the registry installs", () => {
     const { root, env } = await claudeProject("claude-hook");
     const init = await sh("npx returnlint init claude", root, env);
     expect(init.status, init.stderr).toBe(0);
+    // The installed package points to the faster command of the same docs.
+    expect(init.stdout).toContain('Faster: docs/hosts.md ("What a stop costs") gives a hook command');
     expect(readJson(path.join(root, ".claude", "settings.json"))).toEqual(jsonSnippet("claude-settings"));
     server.play(phantomThenFixed(root));
     const ran = await runClaude(root, PARENT_PROMPT, { server, home: claudeHome, registry });

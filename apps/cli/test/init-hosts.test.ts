@@ -23,6 +23,7 @@ describe("returnlint init claude", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
       'Added the returnlint SubagentStop hook to .claude/settings.json (matcher "lean-research-agent|planner|proof-writer").\nNext: npm install --save-dev returnlint   (the hook runs it with npx --no-install)\n' +
+        "Faster: docs/hosts.md (\"What a stop costs\") gives a hook command that runs the project's own returnlint without starting npm first.\n" +
         'Also: "returnlint init claude --mcp" adds the MCP server, so that a subagent can check its own return before it stops (docs/mcp.md).\n',
     );
     expect(run.status).toBe(0);
@@ -33,6 +34,14 @@ describe("returnlint init claude", () => {
         SubagentStop: [{ matcher: "x", hooks: [{ type: "command", command: "lint-x" }] }, { matcher: "lean-research-agent|planner|proof-writer", hooks: [HOOK] }],
       },
     });
+  });
+
+  it("points to the docs' faster hook command, which the docs still give under that name", () => {
+    const run = returnlint(["init", "claude"], { cwd: project({}) });
+    expect(run.stdout).toContain('Faster: docs/hosts.md ("What a stop costs") gives a hook command');
+    const hosts = readFileSync(path.join(REPO, "docs", "hosts.md"), "utf8");
+    // The paragraph the message names, and the command it gives (test/hook-command.test.ts runs it).
+    expect(hosts).toMatch(/\*\*What a stop costs\.\*\*[\s\S]*?<!-- hosts-suite: claude-hook-direct -->\n```json\n"command": "r=/);
   });
 
   it("is idempotent, and updates only the matcher when the agents change", () => {
@@ -62,7 +71,8 @@ describe("returnlint init claude", () => {
       "Added the returnlint SubagentStop hook to .claude/settings.json (no matcher: every subagent, the name rule decides).\n" +
         "Added the returnlint MCP server to .mcp.json.\n" +
         '.claude/settings.local.json: the returnlint MCP server enabled and its tools ("mcp__returnlint") allowed.\n'.replace(/^/, "Updated ") +
-        "Next: npm install --save-dev returnlint @returnlint/mcp   (the hook and the server run it with npx --no-install)\n",
+        "Next: npm install --save-dev returnlint @returnlint/mcp   (the hook and the server run it with npx --no-install)\n" +
+        "Faster: docs/hosts.md (\"What a stop costs\") gives a hook command that runs the project's own returnlint without starting npm first.\n",
     );
     const read = (file: string) => JSON.parse(readFileSync(path.join(root, file), "utf8")) as Record<string, unknown>;
     expect(read(".mcp.json")).toEqual({ mcpServers: { other: { command: "other-server" }, ...(block("mcp-json").mcpServers as object) } });
