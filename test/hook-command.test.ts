@@ -6,9 +6,9 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { snippet } from "./hosts/docs.js";
+import { jsonSnippet } from "./hosts/docs.js";
 
-const { command } = JSON.parse(`{${snippet("claude-hook-direct")}}`) as { command: string };
+const command = String(jsonSnippet("claude-hook-direct").command);
 
 const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-hook-command-"));
 afterAll(() => {

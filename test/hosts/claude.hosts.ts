@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { agentFile, runClaude } from "./claude.js";
-import { jsonSnippet, snippet } from "./docs.js";
+import { jsonSnippet } from "./docs.js";
 import { CLI, cleanUp, linkWorkspaceCli, readJson, tempDir, writeFiles } from "./hosts.js";
 import { startModelServer, type ModelServer } from "./model-server.js";
 import {
@@ -98,7 +98,7 @@ describe("Claude Code 2.1.330 with returnlint hook claude", () => {
   });
 
   it("fires with the docs' pattern matcher, and not with a list of name parts (Claude Code reads it as exact names)", async () => {
-    const pattern = (JSON.parse(`{${snippet("claude-matcher-pattern")}}`) as { matcher: string }).matcher;
+    const pattern = String(jsonSnippet("claude-matcher-pattern").matcher);
     const withPattern = project(docsSettings(pattern));
     server.play(phantomThenFixed(withPattern));
     await claude(withPattern);
@@ -118,7 +118,7 @@ describe("Claude Code 2.1.330 with returnlint hook claude", () => {
   it("--max-blocks 1, run from node_modules/.bin as the docs show: blocks once, then lets the next failing attempt stop and records it", async () => {
     // docs/hosts.md's "What a stop costs": the project's own bin, found through CLAUDE_PROJECT_DIR
     // (test/hook-command.test.ts runs the npx half).
-    const { command } = JSON.parse(`{${snippet("claude-hook-direct")}}`) as { command: string };
+    const command = String(jsonSnippet("claude-hook-direct").command);
     const root = project({ hooks: { SubagentStop: [{ matcher: "lean-research-agent", hooks: [{ type: "command", command: command.replaceAll("hook claude", "hook claude --max-blocks 1"), timeout: 30 }] }] } });
     // The project's bin notes each run, and whether npm started it (npx sets npm_command=exec).
     const runs = path.join(root, "bin-runs.txt");

@@ -16,9 +16,10 @@ export function snippet(name: string, file = "docs/hosts.md"): string {
   return block[1];
 }
 
-/** A JSON block of the docs, parsed. */
+/** A JSON block of the docs, parsed; a block that shows members of an object (`"command": …`) is read as that object. */
 export function jsonSnippet(name: string, file?: string): Record<string, unknown> {
-  return JSON.parse(snippet(name, file)) as Record<string, unknown>;
+  const text = snippet(name, file);
+  return JSON.parse(text.trimStart().startsWith("{") ? text : `{${text}}`) as Record<string, unknown>;
 }
 
 /** The commands of a shell block of the docs, one a line, comments left out. */

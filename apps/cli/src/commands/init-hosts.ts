@@ -51,7 +51,7 @@ const OPTIONS = {
 export const HOOK_COMMAND = "npx --no-install returnlint hook claude";
 const HOOK_TIMEOUT_S = 30;
 /** Where the docs give the hook command that runs the project's own bin, falling back to npx. */
-export const FAST_HOOK_DOCS = 'docs/hosts.md ("What a stop costs")';
+const FAST_HOOK_DOCS = 'docs/hosts.md ("What a stop costs")';
 export const OPENCODE_PLUGIN = "@returnlint/opencode";
 const LOCAL_PLUGIN_FILE = path.join(".opencode", "plugins", "returnlint.js");
 const LOCAL_PLUGIN_SOURCE = `// Loads @returnlint/opencode from this project's node_modules (written by "returnlint init opencode --local").\nexport { default } from "${OPENCODE_PLUGIN}";\n`;
