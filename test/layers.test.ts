@@ -26,6 +26,21 @@ function sources(folder: string): string[] {
   return out;
 }
 
+/** The names that run rules outside `lint`: the library's `validate` and `checkFound`, core's runner and rule resolution. */
+const RUNNER = new Set(["validate", "checkFound", "runRules", "runRulesEagerly", "rulesFor"]);
+
+/** The runner's names a source text imports from the library or core. */
+function runnerImports(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/\bimport\s*\{([^}]*)\}\s*from\s*["']@returnlint\/(?:api|core)["']/g)) {
+    for (const part of (match[1] ?? "").split(",")) {
+      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0] ?? "";
+      if (RUNNER.has(name)) found.push(name);
+    }
+  }
+  return found;
+}
+
 const APPS = path.join(REPO, "apps");
 const appNames = new Set(workspacePackages().filter(({ folder }) => folder.startsWith("apps/")).map(({ manifest }) => manifest.name));
 
@@ -77,6 +92,23 @@ describe("layers", () => {
       "returnlint",
     ]);
     expect(appImports(file, 'import { validate } from "@returnlint/api";\nimport { x } from "./local.js";')).toEqual([]);
+  });
+
+  it("only the library runs rules: nothing outside packages/api (and core, rule-tester) imports the runner or validate", () => {
+    const found: string[] = [];
+    for (const folder of ["apps", "packages"]) {
+      for (const file of sources(path.join(REPO, folder))) {
+        const relative = path.relative(REPO, file);
+        if (/^packages\/(?:api|core|rule-tester)\//.test(relative) || /\.test\.[cm]?[jt]s$|\/test\/|\/build\//.test(relative)) continue;
+        for (const name of runnerImports(readFileSync(file, "utf8"))) found.push(`${relative}: ${name}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("the runner scan can fail: it sees validate and the runner imported, not a re-export", () => {
+    expect(runnerImports('import { lint, validate } from "@returnlint/api";\nimport { rulesFor as r } from "@returnlint/core";')).toEqual(["validate", "rulesFor"]);
+    expect(runnerImports('export { validate } from "@returnlint/api";\nimport { lintSource } from "@returnlint/api";')).toEqual([]);
   });
 
   it("scripts/ and bench/ load the library through a package, not through apps/cli/dist/index.js", () => {

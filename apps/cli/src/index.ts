@@ -6,6 +6,8 @@ import { RULE_WORKER } from "@returnlint/core";
 
 export { validate, loadReturnlintConfig, type ConfigOptions, type ValidateOptions, type ValidationReport } from "@returnlint/api";
 export { BUILTIN_RULES, loadBuiltinRules } from "@returnlint/api";
-export { describeRule, lintFile, lintTask, lintText, listRules, type LintedReturn, type LintOptions } from "@returnlint/api";
-export { checkReturn, commandForAgent, locateReturn, problemLines, type CheckedReturn, type Located, type Problem } from "@returnlint/api";
+export { describeRule, lint, lintFile, lintSource, lintTask, lintText, listRules, type LintedReturn, type LintOptions, type LintResult } from "@returnlint/api";
+export { openInsideRoot, openReturnFile, openTaskSource, textSource, type ReturnSource } from "@returnlint/api";
+export { commandOfReturn, type ArtifactFact, type ReturnFacts } from "@returnlint/api";
+export { checkReturn, commandForAgent, problemLines, returnOfMessage, type CheckedReturn, type Problem } from "@returnlint/api";
 export { ReturnlintError, defineRule, type Report, type Result, type ReturnOrigin, type Rule } from "@returnlint/core";

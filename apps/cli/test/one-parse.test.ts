@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkReturn, lintFile, lintTask, lintText, loadReturnlintConfig, locateReturn, validate } from "@returnlint/api";
+import { checkReturn, lintFile, lintTask, lintText, loadReturnlintConfig, returnOfMessage, validate } from "@returnlint/api";
 import { stripBom } from "@returnlint/core";
 import { main } from "../src/main.js";
 import { subagentStop } from "./claude-payloads.js";
@@ -127,7 +127,7 @@ describe("one parse per return", () => {
   it("the hook's checkReturn parses the return once", async () => {
     const config = await loadReturnlintConfig({ cwd: VALID });
     const counts = countParses();
-    const checked = await checkReturn({ kind: "message", text: validText }, { config, root: VALID, command: "research", agent: "researcher" });
+    const checked = await checkReturn({ kind: "text", name: "message", text: validText }, { config, root: VALID, command: "research", agent: "researcher" });
     expect(checked.ok).toBe(true);
     expect(counts.get(validText)).toBe(1);
   });
@@ -193,15 +193,15 @@ describe("one parse per return", () => {
       expect(verdict).toMatchObject({ ok: true, origin: "bare" });
     });
 
-    it("through the library: locateReturn reads nothing, checkReturn parses the message once", async () => {
+    it("through the library: returnOfMessage reads nothing, checkReturn parses the message once", async () => {
       const root = project({ "specs/1_x/reports/r.md": "# Report\n", "specs/1_x/.return-meta.json": { status: "researched" } });
       const message = JSON.stringify(returnOf("Wrote specs/1_x/reports/r.md; the metadata is in specs/1_x/.return-meta.json."));
       const config = await loadReturnlintConfig({ cwd: root });
       const counts = countParses();
-      const located = locateReturn({ message, root, command: "research", config });
-      expect(located).toEqual({ kind: "message", text: message, orTask: { task: "1", slug: "x" } });
+      const source = returnOfMessage({ message, root, command: "research", config });
+      expect(source).toMatchObject({ kind: "text", name: "message", text: message });
       expect(counts.size).toBe(0);
-      const checked = await checkReturn(located, { root, command: "research", config });
+      const checked = await checkReturn(source, { root, command: "research", config });
       expect(checked).toMatchObject({ ok: true, origin: "bare", source: "message" });
       expect(counts.get(message)).toBe(1);
     });

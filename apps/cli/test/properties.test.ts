@@ -3,7 +3,7 @@ import path from "node:path";
 import { createFileView, parseReturn, runRules, type ConfiguredRule, type Report } from "@returnlint/core";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadReturnlintConfig, validate } from "@returnlint/api";
+import { lintSource, loadReturnlintConfig, textSource, validate } from "@returnlint/api";
 import { BUILTIN_RULES, loadBuiltinRules } from "@returnlint/api";
 import { STACK_FRAME, project, returnlint } from "./helpers.js";
 
@@ -85,7 +85,9 @@ describe("arbitrary JSON through the library API: never throws, always a well-fo
     const configs = await Promise.all(["auto", "v5", "v7", "metadata-file"].map((preset) => loadReturnlintConfig({ cwd: root, preset })));
     await fc.assert(
       fc.asyncProperty(fc.oneof(anything, returnShaped), fc.constantFrom(...configs), command, fc.boolean(), async (value, config, name, fromFile) => {
-        const report = await validate(JSON.stringify(value), {
+        const text = JSON.stringify(value);
+        const source = fromFile ? { kind: "file" as const, name: "specs/1_x/.return-meta.json", text } : textSource(text);
+        const { report } = await lintSource(source, {
           config,
           cwd: root,
           root,
@@ -94,7 +96,6 @@ describe("arbitrary JSON through the library API: never throws, always a well-fo
           taskType: "meta",
           staleAfterSeconds: 3600,
           now: new Date(2e12),
-          fromFile,
         });
         expectWellFormed(report);
       }),

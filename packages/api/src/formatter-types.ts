@@ -1,3 +1,4 @@
+import type { ReturnFacts } from "./facts.js";
 import type { ValidationReport } from "./validate.js";
 
 /** What a formatter may say about a rule that was configured for the return. */
@@ -13,6 +14,8 @@ export interface RuleInfo {
 
 export interface FormatterInput {
   readonly report: ValidationReport;
+  /** What the return claims and what became of it (the library's `lint`). */
+  readonly facts: ReturnFacts;
   /** The file the return came from, relative to `cwd` when it is below it, or "<stdin>". */
   readonly source: string;
   /** The directory returnlint ran in: what `source` is relative to. */

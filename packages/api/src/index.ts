@@ -3,7 +3,7 @@
 // the hook's checkReturn, …); the rest is what the CLI itself needs from the same layer.
 export { validate, loadReturnlintConfig, type ConfigOptions, type Importer, type ValidateOptions, type ValidationReport } from "./validate.js";
 export { BUILTIN_PRESETS, BUILTIN_RULES, loadBuiltinRules } from "./registry.js";
-export { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, problemLines, reaskLines, type CheckedReturn, type Located, type NamedTask, type Problem } from "./subagent.js";
+export { BUILT_IN_AGENTS, checkReturn, commandForAgent, problemLines, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem } from "./subagent.js";
 export { reask, reaskLine, reaskMany, reaskLines as reportReaskLines } from "./reask.js";
 export { exitCodeOfReport, failing, passed, problems, subject, warningsFail, warningsVerdict } from "./verdict.js";
 export type { Formatter, FormatterInput, ManyFormatter, RuleInfo } from "./formatter-types.js";
@@ -14,4 +14,6 @@ export { catalogue, explainRule, findRule, ruleListing, ruleText, type Catalogue
 export { knownCommand } from "./commands.js";
 export { formatterContext } from "./context.js";
 export { reportObject, type ReportObject } from "./report-object.js";
-export { describeRule, lintFile, lintTask, lintText, listRules, type LintedReturn, type LintOptions } from "./lint.js";
+export { describeRule, formatterInput, lint, lintFile, lintSource, lintTask, lintText, listRules, type LintedReturn, type LintOptions, type LintResult, type LintReturnOptions } from "./lint.js";
+export { gitSource, openInsideRoot, openNamedTask, openReturnFile, openTaskSource, openWalkedFile, textSource, type FileSource, type GitSource, type MissingSource, type ReturnSource, type TextSource } from "./source.js";
+export { claimedPaths, commandOfReturn, factsOf, type ArtifactFact, type ReturnFacts } from "./facts.js";

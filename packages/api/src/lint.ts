@@ -1,13 +1,139 @@
-import path from "node:path";
-import { formatOfFileName, METADATA_FILE, relativeInside, ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { createGitFileView, stripBom, type ExitCode, type FileView, type GitFileView, type LoadedConfig } from "@returnlint/core";
 import { catalogue, explainRule, ruleListing, type ReadmeOf } from "./catalogue.js";
 import { knownCommand } from "./commands.js";
 import { formatterContext } from "./context.js";
+import { claimedPaths, factsOf, type ReturnFacts } from "./facts.js";
+import type { FormatterInput } from "./formatter-types.js";
 import { reask } from "./reask.js";
-import { reportObject } from "./report-object.js";
-import { MetadataFile, openTask } from "./tasks.js";
-import { validate, type ValidateOptions } from "./validate.js";
-import { passed } from "./verdict.js";
+import { reportObject, type ReportObject } from "./report-object.js";
+import { openInsideRoot, openTaskSource, textSource, type ReturnSource } from "./source.js";
+import { checkFound, fileViewOf, findReturn, loadReturnlintConfig, missingReturn, type FoundReturn, type ValidateOptions, type ValidationReport } from "./validate.js";
+import { exitCodeOfReport, passed } from "./verdict.js";
+
+/** How sources are linted: what the caller knows of the delegation, the config, and the verdict's terms. */
+export interface LintOptions extends ValidateOptions {
+  /** The project root: artifact paths are relative to it, and only files inside it are read. */
+  readonly root: string;
+  /** `--max-warnings`: more warnings than this fail a return. */
+  readonly maxWarnings?: number;
+  /**
+   * The return is checked when its subagent stops, before any postflight (the hooks, the MCP
+   * server): rules do not look beside its file for what a postflight leaves.
+   */
+  readonly atStop?: boolean;
+}
+
+/** One source, linted: the report, the verdict, and the facts every output reads. */
+export interface LintResult {
+  readonly source: ReturnSource;
+  readonly report: ValidationReport;
+  readonly facts: ReturnFacts;
+  /** The verdict: the rules' and `--max-warnings`'. */
+  readonly ok: boolean;
+  /** 0 passed, 1 failed, 2 a rule crashed (the verdict is incomplete). */
+  readonly exitCode: ExitCode;
+}
+
+/**
+ * Lints sources, one after another, with one config: the one way a return is judged. ESLint's
+ * `lintFiles` → results is the model: every caller makes sources (`source.ts`) and reads results.
+ */
+export async function lint(sources: readonly ReturnSource[], options: LintOptions): Promise<LintResult[]> {
+  const config = options.config ?? (await loadReturnlintConfig(options));
+  const results: LintResult[] = [];
+  for (const source of sources) results.push(await lintSource(source, { ...options, config }));
+  return results;
+}
+
+/**
+ * Rules run again, on complete answers, while a git view had to answer without something a rule
+ * or the facts asked for: each round loads every path the last one missed, to its end. Two rounds
+ * answer a rule whose paths do not depend on what it found; a rule that keeps asking for new paths
+ * gets `unreadable` for those after the last round.
+ */
+const MAX_ROUNDS = 4;
+
+/** One source, linted (see `lint`). */
+export async function lintSource(source: ReturnSource, options: LintOptions): Promise<LintResult> {
+  const config = options.config ?? (await loadReturnlintConfig(options));
+  const found = foundIn(source);
+  if (source.kind === "text" && source.otherwise !== undefined && !found.parse.ok) return lintSource(source.otherwise(), { ...options, config });
+  const run = {
+    ...options,
+    config,
+    task: options.task ?? source.task,
+    ...(source.kind === "text" ? {} : { fileName: source.name }),
+    ...returnFileOf(source, options),
+    ...(source.kind === "git" && options.now === undefined ? { now: new Date(source.time) } : {}),
+  };
+  const files = options.files ?? viewOf(source, options);
+  const factsInput = (report: ValidationReport) => ({
+    value: report.value,
+    format: report.format,
+    command: report.command,
+    ...(options.agent === undefined || options.agent === "" ? {} : { agent: options.agent }),
+  });
+  let report: ValidationReport;
+  let facts: ReturnFacts;
+  if (isGitView(files)) {
+    await files.prefetch(claimedPaths(found.parse.ok ? found.parse.value : undefined));
+    for (let round = 1; ; round += 1) {
+      report = await checkFound(found, run, files);
+      facts = factsOf(factsInput(report), files);
+      if (round === MAX_ROUNDS || !(await files.loadMissing())) break;
+    }
+  } else {
+    report = await checkFound(found, run, files);
+    facts = factsOf(factsInput(report), files);
+  }
+  const verdict = { report, ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }) };
+  return { source, report, facts, ok: passed(verdict), exitCode: exitCodeOfReport(verdict) };
+}
+
+function foundIn(source: ReturnSource): FoundReturn {
+  switch (source.kind) {
+    case "text":
+      return findReturn(stripBom(source.text), false);
+    case "missing":
+      return missingReturn(source.name);
+    case "file":
+    case "git":
+      return findReturn(stripBom(source.text), true);
+  }
+}
+
+/** The return file below the root that rules look beside (postflight-marker): not at a subagent's stop, when nothing is cleaned up yet. */
+function returnFileOf(source: ReturnSource, options: LintOptions): { readonly returnFile?: string } {
+  if (options.returnFile !== undefined || options.atStop === true) return {};
+  return (source.kind === "file" || source.kind === "git") && source.path !== undefined ? { returnFile: source.path } : {};
+}
+
+function viewOf(source: ReturnSource, options: LintOptions): FileView {
+  if (source.kind === "git") {
+    return createGitFileView({ cache: source.cache, commit: source.commit, tree: source.tree, root: options.root, mtimeMs: source.time });
+  }
+  const identity = source.kind === "missing" ? undefined : source.identity;
+  return fileViewOf(options.root, identity === undefined ? [] : [identity]);
+}
+
+function isGitView(files: FileView): files is GitFileView {
+  return "loadMissing" in files;
+}
+
+/** What a formatter is handed for one result (the CLI adds `color` and `quiet`). */
+export function formatterInput(result: LintResult, options: { readonly cwd: string; readonly maxWarnings?: number; readonly quiet: boolean }): Omit<FormatterInput, "color"> {
+  const { source, report, facts } = result;
+  return {
+    report,
+    facts,
+    source: source.name,
+    cwd: options.cwd,
+    ...(source.task === undefined ? {} : { task: source.task }),
+    ...formatterContext(report),
+    ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }),
+    quiet: options.quiet,
+  };
+}
 
 /**
  * The library's view of one checked return, for hosts that are neither a shell nor a
@@ -15,76 +141,44 @@ import { passed } from "./verdict.js";
  * `check --format reask` addresses to the subagent.
  */
 export interface LintedReturn {
-  readonly report: ReturnType<typeof reportObject>;
+  readonly report: ReportObject;
   /** `--format reask`: one line per problem, or "The return is valid …; nothing to fix." */
   readonly reask: string;
+  readonly result: LintResult;
 }
 
-export interface LintOptions extends Omit<ValidateOptions, "config" | "source" | "missingFile" | "fromFile" | "returnFiles"> {
-  /** The config, loaded once with `loadReturnlintConfig`. */
+/** What the MCP server's tools are given: the config loaded once, and the root. */
+export interface LintReturnOptions extends Omit<LintOptions, "config"> {
   readonly config: LoadedConfig;
-  /** The project root: artifact paths are relative to it, and only files inside it are read. */
-  readonly root: string;
 }
 
 /** A return given as text (a subagent's final message, or the JSON alone). */
-export function lintText(text: string, options: LintOptions & { readonly source?: string }): Promise<LintedReturn> {
-  return lint(text, { ...options, source: options.source ?? "<text>", fromFile: false });
+export function lintText(text: string, options: LintReturnOptions & { readonly source?: string }): Promise<LintedReturn> {
+  return linted(textSource(text, options.source ?? "<text>"), options);
 }
 
 /**
- * A return in a file inside the root, read through real folders only (a link on the way
- * is refused, as `check --consume` refuses it). A `.return-meta.json` is a metadata file, an
+ * A return in a file inside the root. A `.return-meta.json` is a metadata file, an
  * `.orchestrator-handoff.json` a handoff, a `.return-meta-multi*.json` a multi-task return; any
- * other file holds a console return. The marker rule does not look beside it: a subagent checks
- * its own return before the postflight.
+ * other file holds a console return. Checked as at the subagent's stop: before the postflight.
  */
-export async function lintFile(file: string, options: LintOptions): Promise<LintedReturn> {
-  const relative = relativeInside(options.root, path.resolve(options.root, file));
-  if (relative === undefined || relative === "") {
-    throw new ReturnlintError("USAGE", `${file} is outside the project root (${options.root}); returnlint reads returns only inside it.`);
-  }
-  const metadataFile = path.basename(relative) === METADATA_FILE;
-  // A file whose name says its format (.return-meta.json, .orchestrator-handoff.json) holds that return as it is.
-  const fromFile = formatOfFileName(path.basename(relative)) !== undefined;
-  let held: MetadataFile;
-  try {
-    held = MetadataFile.open(options.root, relative.split(path.sep), relative);
-  } catch (error) {
-    if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
-    // A metadata file the agent did not write is a finding; any other missing file is a wrong path.
-    if (metadataFile) return lint("", { ...options, source: relative, fromFile: true, missingFile: true });
-    throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${relative}: there is no such file in the project root.`);
-  }
-  held.close();
-  return lint(held.text, { ...options, source: relative, fromFile, returnFiles: [held.identity] });
+export function lintFile(file: string, options: LintReturnOptions): Promise<LintedReturn> {
+  return linted(openInsideRoot(file, { root: options.root }), options);
 }
 
 /** Task N's metadata file (`specs/{N}_{SLUG}/.return-meta.json`); a task folder without one is a finding, as in `check --task`. */
-export async function lintTask(task: string, options: LintOptions): Promise<LintedReturn> {
-  const found = openTask(options.root, task);
-  if ("missing" in found) {
-    return lint("", { ...options, task, source: path.relative(options.root, found.missing), fromFile: true, missingFile: true });
-  }
-  found.close();
-  return lint(found.text, { ...options, task, source: path.relative(options.root, found.source), fromFile: true, returnFiles: [found.identity] });
+export function lintTask(task: string, options: LintReturnOptions): Promise<LintedReturn> {
+  return linted(openTaskSource(task, { root: options.root }), { ...options, task });
 }
 
-async function lint(text: string, options: LintOptions & Pick<ValidateOptions, "fromFile" | "missingFile" | "returnFiles"> & { readonly source: string }): Promise<LintedReturn> {
+async function linted(source: ReturnSource, options: LintReturnOptions): Promise<LintedReturn> {
   // A misspelt command would run the wrong preset: it is a usage error, with a "did you mean", as in `check --command`.
-  const report = await validate(text, { ...options, command: knownCommand(options.config, options.command ?? undefined) });
-  const input = {
-    report,
-    source: options.source,
-    cwd: options.root,
-    ...(options.task === undefined ? {} : { task: options.task }),
-    ...formatterContext(report),
-    color: false,
-    quiet: false,
-  };
+  const result = await lintSource(source, { atStop: true, ...options, command: knownCommand(options.config, options.command ?? undefined) ?? null });
+  const input = { ...formatterInput(result, { cwd: options.root, quiet: false }), color: false };
   return {
-    report: reportObject(report, options.source, { ok: passed(input), quiet: false, ...(options.task === undefined ? {} : { task: options.task }) }),
+    report: reportObject(result.report, result.source.name, { ok: result.ok, quiet: false, facts: result.facts, ...(result.source.task === undefined ? {} : { task: result.source.task }) }),
     reask: reask(input),
+    result,
   };
 }
 
@@ -97,3 +191,4 @@ export async function listRules(config: LoadedConfig): Promise<ReturnType<typeof
 export async function describeRule(config: LoadedConfig, name: string, readmeOf?: ReadmeOf): Promise<string> {
   return explainRule(await catalogue(config), name, readmeOf);
 }
+

@@ -1,8 +1,9 @@
 import type { FormatName, Result, ReturnOrigin } from "@returnlint/core";
+import type { ArtifactFact, ReturnFacts } from "./facts.js";
 import type { ValidationReport } from "./validate.js";
 
 /**
- * DESIGN.md's report object: what `check --format json` prints for a return, what every
+ * The report object: what `check --format json` prints for a return, what every
  * item of `scan --format json` is, and the report `lintText`/`lintFile`/`lintTask` (the MCP
  * server) hand back. One shape, built in one place (`reportObject`). A type, not an interface:
  * hosts hand it on as a plain JSON object (the MCP server's `structuredContent`).
@@ -20,14 +21,25 @@ export type ReportObject = {
   readonly agent: string;
   readonly preset: string;
   readonly origin: ReturnOrigin;
-  /** The task number, when the return was addressed by task (`check --task N`). */
+  /** The task number, when the return was addressed by task (`check --task N`) or its file is in a task folder. */
   readonly task?: string;
+  /** Phantom work: a success status while the work it claims is not there inside the root (the library's `ReturnFacts`). */
+  readonly phantom: boolean;
+  /** Why it is phantom work, when it is. */
+  readonly phantomReason?: string;
+  /** Each artifact the return claims, with what became of it: exists, empty, missing, near-miss, archived, absolute, outside-root, folder, invalid. */
+  readonly artifacts: readonly ArtifactFact[];
   /** The rules' results; with `--quiet`, the failures only. */
   readonly results: readonly Result[];
 };
 
 /** The report object of one return, the verdict first. `ok` is the caller's verdict (`passed`, with its --max-warnings); `quiet` keeps the failures only. */
-export function reportObject(report: ValidationReport, source: string, options: { readonly ok: boolean; readonly quiet: boolean; readonly task?: string }): ReportObject {
+export function reportObject(
+  report: ValidationReport,
+  source: string,
+  options: { readonly ok: boolean; readonly quiet: boolean; readonly facts: ReturnFacts; readonly task?: string },
+): ReportObject {
+  const { facts } = options;
   return {
     ok: options.ok,
     command: report.command,
@@ -40,6 +52,9 @@ export function reportObject(report: ValidationReport, source: string, options: 
     preset: report.preset,
     origin: report.origin,
     ...(options.task === undefined ? {} : { task: options.task }),
+    phantom: facts.phantom !== undefined,
+    ...(facts.phantom === undefined ? {} : { phantomReason: facts.phantom }),
+    artifacts: facts.artifacts,
     results: options.quiet ? report.results.filter((result) => result.level === "fail") : report.results,
   };
 }

@@ -1,9 +1,8 @@
-import path from "node:path";
-import { commandInName, isReturnlintError, METADATA_FILE, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
-import { validate, type ValidationReport } from "./validate.js";
+import { commandInName, taskNamedIn, type LoadedConfig } from "@returnlint/core";
+import { lintSource } from "./lint.js";
 import { reaskLine } from "./reask.js";
-import { passed } from "./verdict.js";
-import { readTaskReturn } from "./tasks.js";
+import { openNamedTask, textSource, type ReturnSource } from "./source.js";
+import type { ValidationReport } from "./validate.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
 // Shared by `returnlint hook claude` and @returnlint/opencode.
@@ -44,54 +43,38 @@ export function commandForAgent(config: LoadedConfig | undefined, agent: string 
   return commandInName(agent);
 }
 
-/** Where a subagent's return is, after looking at its final message. */
-export type Located =
-  /** The message; when it holds no return and names a task's metadata file (`orTask`), that file. */
-  | { readonly kind: "message"; readonly text: string; readonly orTask?: NamedTask }
-  | { readonly kind: "file"; readonly text: string; readonly file: string; readonly task: string }
-  | { readonly kind: "unreadable"; readonly file: string; readonly task: string; readonly reason: string; readonly missing: boolean };
-
-/** A task named in a message: `specs/{task}_{slug}/`. */
-export interface NamedTask {
-  readonly task: string;
-  readonly slug: string;
-}
-
 /**
- * The metadata file is the return when the command's preset is `metadata-file` and the
- * message names the task's file or folder (the seeds' subagents end with a prose summary
- * that names the report they wrote), or when the message names a metadata file and holds
- * no return of its own. Whether it holds one is for `validate`'s one parse to say:
- * `checkReturn` checks the message first and turns to `orTask` only when it found no return.
+ * The return a subagent's final message stands for, from the evidence in this order:
+ *
+ * 1. the command's preset is `metadata-file` and the message names a task's file or folder (the
+ *    subagents of the projects returnlint serves end with a prose summary that names the report
+ *    they wrote): that task's metadata file, or the finding that it is missing;
+ * 2. the message names a metadata file: the message, or that file when the message holds no
+ *    return of its own (`TextSource.otherwise`);
+ * 3. the message.
+ *
+ * A metadata file that is there but cannot be read the safe way (a task folder that is a link, a
+ * file too large) is an error (a ReturnlintError): the host says so, and lets the stop through or
+ * not as it was told.
  */
-export function locateReturn(input: {
+export function returnOfMessage(input: {
   readonly message: string;
   readonly root: string;
   readonly command: string | null;
   readonly config: LoadedConfig;
   readonly preset?: string;
-}): Located {
+}): ReturnSource {
   const { message, root } = input;
   const command = input.command === null ? undefined : input.config.config.commands?.[input.command];
   const preset = input.preset ?? command?.preset ?? input.config.config.preset;
   const expectsFile = preset === "metadata-file";
   const named = taskNamedIn(message, { folder: expectsFile });
-  if (named === undefined) return { kind: "message", text: message };
-  return expectsFile ? readNamedTask(root, named) : { kind: "message", text: message, orTask: named };
+  if (named === undefined) return textSource(message, "message");
+  const file = () => openNamedTask(named.task, named.slug, { root });
+  return expectsFile ? file() : { ...textSource(message, "message"), otherwise: file };
 }
 
-/** The metadata file of a task a message names, read through real folders inside the project only (a task folder that is a link is refused). */
-function readNamedTask(root: string, { task, slug }: NamedTask): Located {
-  try {
-    const { text, source } = readTaskReturn(root, task, slug);
-    return { kind: "file", text, file: source, task };
-  } catch (error) {
-    if (!isReturnlintError(error)) throw error;
-    const file = path.join(root, SPECS_DIR, `${task}_${slug}`, METADATA_FILE);
-    return { kind: "unreadable", file, task, reason: error.message, missing: error.code === "RETURN_NOT_FOUND" };
-  }
-}
-
+/** A problem of a checked return, as a host shows it: the transcript's lines, and the line addressed to the subagent. */
 export interface Problem {
   readonly message: string;
   readonly detail?: string;
@@ -100,7 +83,7 @@ export interface Problem {
   readonly reask: string;
 }
 
-/** The verdict on a located return: from the rules, or from a metadata file that is not there. */
+/** The verdict on a subagent's return, as hosts act on it. */
 export interface CheckedReturn {
   readonly ok: boolean;
   readonly status: string | null;
@@ -112,61 +95,42 @@ export interface CheckedReturn {
   readonly warningCount: number;
   /** A rule crashed: the verdict cannot be trusted. */
   readonly internalError: boolean;
+  /** Phantom work (the library's `ReturnFacts`): a success status while the work it claims is not there. */
+  readonly phantom: boolean;
 }
 
+/** Lints a subagent's return at its stop (before any postflight) and says what a host needs to act on it. */
 export async function checkReturn(
-  located: Located,
+  source: ReturnSource,
   context: { readonly root: string; readonly command: string; readonly config: LoadedConfig; readonly agent?: string; readonly transcriptPath?: string },
 ): Promise<CheckedReturn> {
-  const source = located.kind === "message" ? "message" : path.relative(context.root, located.file);
-  const task = located.kind === "message" ? null : located.task;
-  if (located.kind === "unreadable") {
-    const problem = located.missing
-      ? {
-          message: `Return metadata file is missing: ${source}`,
-          detail: `Error: ${located.reason}`,
-          recommendation: `Write ${source} (status, artifacts, metadata) before you stop`,
-          reask: `(the whole return): you wrote no return metadata file; write ${source} (status, artifacts, metadata) before you stop.`,
-        }
-      : {
-          // There but not readable the safe way (a task folder that is a link, a file too large): say why.
-          message: `Return metadata file cannot be read: ${source}`,
-          detail: `Error: ${located.reason}`,
-          recommendation: `Write ${source} as a regular file in a real task folder before you stop`,
-          reask: `(the whole return): ${located.reason} Write ${source} as a regular file in a real task folder before you stop.`,
-        };
-    return { ok: false, status: null, origin: "file", source, task, problems: [problem], warningCount: 0, internalError: false };
-  }
-  const report = await validate(located.text, {
+  const result = await lintSource(source, {
     config: context.config,
     cwd: context.root,
     root: context.root,
     command: context.command,
-    fromFile: located.kind === "file",
+    atStop: true,
     ...(context.agent === undefined ? {} : { agent: context.agent }),
     ...(context.transcriptPath === undefined ? {} : { transcriptPath: context.transcriptPath }),
-    ...(task === null ? {} : { task }),
   });
-  // No return in the message (validate found none to parse), and it names a metadata file: that file is the return.
-  if (located.kind === "message" && located.orTask !== undefined && report.value === undefined) {
-    return checkReturn(readNamedTask(context.root, located.orTask), context);
-  }
+  const { report } = result;
   const problems = report.results
-    .filter((result) => result.level === "fail")
-    .map((result) => {
-      const { message, detail, recommendation } = result;
-      const reask = reaskLine(result, report.value, report.agent);
+    .filter((finding) => finding.level === "fail")
+    .map((finding) => {
+      const { message, detail, recommendation } = finding;
+      const reask = reaskLine(finding, report.value, report.agent);
       return { message, ...(detail === undefined ? {} : { detail }), ...(recommendation === undefined ? {} : { recommendation }), reask };
     });
   return {
-    ok: passed({ report }),
+    ok: result.ok,
     status: report.status,
     origin: report.origin,
-    source,
-    task,
+    source: source.name,
+    task: source.task ?? null,
     problems,
     warningCount: report.warningCount,
     internalError: report.internalError,
+    phantom: result.facts.phantom !== undefined,
   };
 }
 
@@ -183,7 +147,7 @@ export function problemLines(problems: readonly Problem[]): string[] {
 }
 
 /** Each problem as the subagent is asked to fix it (`--format reask`'s line); at most MAX_LISTED_PROBLEMS. */
-export function reaskLines(problems: readonly Problem[]): string[] {
+export function problemReaskLines(problems: readonly Problem[]): string[] {
   return listed(problems, (problem) => [`- ${problem.reask}`]);
 }
 

@@ -23,6 +23,7 @@ import {
   type Report,
   type ReturnOrigin,
 } from "@returnlint/core";
+import { commandOfReturn } from "./facts.js";
 import { PRECOMPILED } from "./precompiled.js";
 import { BUILTIN_PRESETS, BUILTIN_RULES } from "./registry.js";
 
@@ -41,36 +42,16 @@ export interface ConfigOptions {
 
 /** What the caller knows about the delegation (core's `Expected`): session id, agent, task, run start, … */
 export interface ValidateOptions extends ConfigOptions, Expected {
-  /** The orchestrator command the return answers: research, plan, revise, implement, … */
-  readonly command?: string | null;
   /**
-   * Without `command`: the command the parsed return names (scan reads it from a metadata
-   * file's status), from the one parse `validate` makes.
+   * The orchestrator command the return answers: research, plan, revise, implement, … Given, the
+   * check is that command's postflight gate; not given, the command is the one the return names
+   * (`commandOfReturn`), which never makes a gate of it.
    */
-  readonly commandOf?: (value: unknown) => string | null;
+  readonly command?: string | null;
   /** The directory artifact paths are relative to (default: `cwd`). */
   readonly root?: string;
   /** A config loaded once with `loadReturnlintConfig`, to validate many returns without reloading it. */
   readonly config?: LoadedConfig;
-  /**
-   * The input is the content of a metadata file (`.return-meta.json`): validated as it is, not
-   * searched for a return, and in the metadata-file format when the preset is `auto`.
-   */
-  readonly fromFile?: boolean;
-  /** The metadata file's path as messages show it (relative to the cwd): what `fromFile` read, or what `missingFile` did not find. */
-  readonly source?: string;
-  /**
-   * The metadata file that should hold the return does not exist (the agent wrote none, or a
-   * postflight consumed it): the input is ignored and the return fails with json-structure's
-   * `missingFile` finding, like any other. Implies `fromFile`.
-   */
-  readonly missingFile?: boolean;
-  /**
-   * The input already parsed by core's `parseReturn`, for a caller that had to look into the return
-   * first (`audit` fetches its artifacts from git before the rules run): used as it is, not parsed
-   * again. It must be the parse of the input itself. Implies `fromFile`.
-   */
-  readonly parsed?: ParseOutcome;
   /** How long one rule may take, in milliseconds (default: $RETURNLINT_RULE_TIMEOUT_MS, else 10 s). */
   readonly ruleTimeoutMs?: number;
   /**
@@ -79,11 +60,6 @@ export interface ValidateOptions extends ConfigOptions, Expected {
    * folder they share is looked at once; a view caches what it saw, so never keep one for later.
    */
   readonly files?: FileView;
-  /**
-   * The files the return was read from (device and inode, from `fstat`): an artifact naming
-   * one is not work (`returnFile`). Any `.return-meta.json` is refused as an artifact anyway.
-   */
-  readonly returnFiles?: readonly Identity[];
 }
 
 export interface ValidationReport extends Report {
@@ -136,31 +112,41 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
 }
 
 /**
- * Validates one return, given as the text the subagent produced. Resolves with the
- * report (`ok` is the verdict); rejects only for configuration problems.
+ * Validates one return, given as the text the subagent produced (it may sit inside prose). Resolves
+ * with the report (`ok` is the verdict); rejects only for configuration problems. `lint` does the
+ * same for any source, and works out the return's facts too.
  */
 export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const config = options.config ?? (await loadReturnlintConfig(options));
-  const fromFile = options.fromFile === true || options.missingFile === true || options.parsed !== undefined;
-  const whole = stripBom(input);
-  const { text, origin, parse } =
-    options.missingFile === true
-      ? missingReturn(options.source ?? ".return-meta.json")
-      : options.parsed !== undefined
-        ? { text: whole, origin: "file" as const, parse: options.parsed }
-        : locateReturn(whole, fromFile);
+  const found = findReturn(stripBom(input), false);
+  return checkFound(found, { ...options, config }, options.files ?? fileViewOf(options.root ?? options.cwd ?? process.cwd(), []));
+}
+
+/** A return found in its input: the text the rules read, where it was found, its one parse, and the line it starts on. */
+export interface FoundReturn {
+  readonly text: string;
+  readonly origin: ReturnOrigin;
+  readonly parse: ParseOutcome;
+  readonly firstLine: number;
+}
+
+/** How `checkFound` checks a found return: the options, the config loaded, and what the source says of itself. */
+export interface RunOptions extends Omit<ValidateOptions, "config" | "files"> {
+  readonly config: LoadedConfig;
+  /** The return file's name, when the return was read whole from one: its format is the one the name says. */
+  readonly fileName?: string;
+}
+
+/** The rules the config gives a found return, run over `files`: the one place returnlint runs rules. */
+export async function checkFound(found: FoundReturn, options: RunOptions, files: FileView): Promise<ValidationReport> {
+  const { config } = options;
+  const { text, origin, parse } = found;
   const value = parse.ok ? parse.value : undefined;
-  const command = options.command ?? options.commandOf?.(value) ?? null;
+  const command = options.command ?? commandOfReturn(value);
   // Plain fields, no spreads: this is the hot path of every return (bench Case 4).
-  const resolving = rulesFor(config, {
-    command,
-    value,
-    preset: options.preset,
-    source: fromFile ? (options.source ?? "a metadata file") : undefined,
-  });
+  const resolving = rulesFor(config, { command, value, preset: options.preset, source: options.fileName });
   // A promise only the first time a preset's built-in rules are imported.
   const { format, preset, rules, detection } = resolving instanceof Promise ? await resolving : resolving;
-  const files = options.files ?? fileViewOf(options.root ?? options.cwd ?? process.cwd(), options.returnFiles ?? []);
   const running = runRulesEagerly({
     text,
     parse,
@@ -173,8 +159,6 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
   });
   // Built-in rules settle at once: no await, no turn of the microtask queue.
   const report = running instanceof Promise ? await running : running;
-  // A return found inside prose (a fenced block, a <task_result>) starts further down the input.
-  const start = text === whole ? 0 : whole.indexOf(text);
   const configured = rules.map(ruleOf);
   // Every field written out: a spread of the report would cost more than the rules that made it.
   const validation: Writable<ValidationReport> = {
@@ -190,7 +174,7 @@ export async function validate(input: string, options: ValidateOptions = {}): Pr
     preset,
     origin,
     text,
-    firstLine: start <= 0 ? 1 : lineAndColumn(whole, start).line,
+    firstLine: found.firstLine,
     value,
     rules: configured,
   };
@@ -205,7 +189,7 @@ function ruleOf({ rule }: { readonly rule: AnyRule }): AnyRule {
 }
 
 /** core's file view over `root`; over an absolute root, made only when a rule first looks at it. */
-function fileViewOf(root: string, returnFiles: readonly Identity[]): FileView {
+export function fileViewOf(root: string, returnFiles: readonly Identity[]): FileView {
   // A relative root is resolved against the cwd now, as the caller meant it.
   return path.isAbsolute(root) ? new FileViewOnUse(root, returnFiles) : createFileView(root, { returnFiles });
 }
@@ -237,6 +221,10 @@ class FileViewOnUse implements FileView {
     return this.#made().read(file, maxBytes);
   }
 
+  list(folder: string): readonly string[] | null {
+    return this.#made().list?.(folder) ?? null;
+  }
+
   #made(): FileView {
     this.#view ??= createFileView(this.#given, { returnFiles: this.#returnFiles });
     return this.#view;
@@ -244,8 +232,8 @@ class FileViewOnUse implements FileView {
 }
 
 /** What json-structure sees when the metadata file is not there. */
-function missingReturn(file: string): { text: string; origin: ReturnOrigin; parse: ParseOutcome } {
-  return { text: "", origin: "file", parse: { ok: false, kind: "missing", file, reason: `no return metadata file at ${file}`, line: 1, column: 1 } };
+export function missingReturn(file: string): FoundReturn {
+  return { text: "", origin: "file", parse: { ok: false, kind: "missing", file, reason: `no return metadata file at ${file}`, line: 1, column: 1 }, firstLine: 1 };
 }
 
 /** $RETURNLINT_RULE_TIMEOUT_MS, read once per loaded config: reading the environment costs more than a rule. */
@@ -270,7 +258,7 @@ function ruleTimeoutFromEnv(): number {
 }
 
 /** The caller's word on the delegation, each field written out (a keyed loop over the options costs more than the rules it feeds): a blank one is not given. */
-function expectedOf(options: ValidateOptions): Expected {
+function expectedOf(options: Expected): Expected {
   const expected: Writable<Expected> = {};
   if (given(options.sessionId)) expected.sessionId = options.sessionId;
   if (given(options.agent)) expected.agent = options.agent;
@@ -289,11 +277,17 @@ function given<T>(value: T | undefined): value is T {
   return value !== undefined && (value as unknown) !== "";
 }
 
-/** The return inside the input, parsed once: bare JSON (the common case) skips the search. */
-function locateReturn(input: string, fromFile: boolean): { text: string; origin: ReturnOrigin; parse: ParseOutcome } {
+/**
+ * The return inside the input, parsed once. A return file's content (`whole`) is the return as it
+ * is; text from a channel may hold it inside prose, and bare JSON (the common case) skips the search.
+ */
+export function findReturn(input: string, whole: boolean): FoundReturn {
   const direct = parseReturn(input);
-  if (fromFile) return { text: input, origin: "file", parse: direct };
-  if (direct.ok) return { text: input, origin: "bare", parse: direct };
+  if (whole) return { text: input, origin: "file", parse: direct, firstLine: 1 };
+  if (direct.ok) return { text: input, origin: "bare", parse: direct, firstLine: 1 };
   const { text, origin, parsed } = extractReturn(input);
-  return { text, origin, parse: text === input ? direct : parseReturn(text, parsed) };
+  if (text === input) return { text, origin, parse: direct, firstLine: 1 };
+  // A return found inside prose (a fenced block, a <task_result>) starts further down the input.
+  const start = input.indexOf(text);
+  return { text, origin, parse: parseReturn(text, parsed), firstLine: start <= 0 ? 1 : lineAndColumn(input, start).line };
 }

@@ -1,4 +1,4 @@
-import type { Stats } from "node:fs";
+import { opendirSync, type Stats } from "node:fs";
 import path from "node:path";
 import { openPath, readPath, sameFile, type Identity } from "./safe-fs.js";
 import type { FileCheck, FileProblem, FileView } from "./types.js";
@@ -137,6 +137,15 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
       if (key !== undefined) listings.set(key, names);
     },
     check: (given) => classified(given).check,
+    list(folder) {
+      const lexical = segmentsOf(folder);
+      const base = theRoot();
+      if (lexical === "escapes" || "problem" in base || folder.includes("\0")) return null;
+      const { relative } = lexical;
+      const opened = openPath(relative === "" ? base.real : base.below + (path.sep === "/" ? relative : relative.replaceAll("/", path.sep)));
+      if (typeof opened === "string" || !opened.stats.isDirectory() || !inside(opened.real)) return null;
+      return namesIn(opened.real);
+    },
     read(given, maxBytes) {
       const { check, target, identity } = classified(given);
       if (!check.ok || target === undefined || identity === undefined) return null;
@@ -145,6 +154,28 @@ export function createFileView(root: string, options: FileViewOptions = {}): Lis
       return readPath(target, Math.min(maxBytes, check.size), accept)?.toString("utf8") ?? null;
     },
   };
+}
+
+/** The most names `list` reads from one folder: a near miss is looked for among a task folder's few. */
+const MAX_FOLDER_NAMES = 1000;
+
+/** The first MAX_FOLDER_NAMES names of a folder, sorted; null when it cannot be read. */
+function namesIn(folder: string): string[] | null {
+  let dir;
+  try {
+    dir = opendirSync(folder);
+  } catch {
+    return null;
+  }
+  const names: string[] = [];
+  try {
+    for (let entry = dir.readSync(); entry !== null && names.length < MAX_FOLDER_NAMES; entry = dir.readSync()) names.push(entry.name);
+  } catch {
+    return null;
+  } finally {
+    dir.closeSync();
+  }
+  return names.sort();
 }
 
 const TILDE = 0x7e;

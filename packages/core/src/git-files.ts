@@ -33,6 +33,9 @@ export interface GitTreeEntry {
   readonly oid: string;
 }
 
+/** The most names `list` gives for one folder, as the disk view. */
+const MAX_FOLDER_NAMES = 1000;
+
 /** Trees asked for more names than this are indexed; the others are searched where they lie. */
 const INDEX_AFTER = 8;
 
@@ -179,25 +182,26 @@ export interface GitFileViewOptions {
  * (not a tree, not a submodule); a symlink is followed within the tree, and one that
  * leads out of it (an absolute target, or `..` above the root) is `symlinkEscapesRoot`.
  *
- * `check` and `read` are synchronous, as the FileView contract says, and git is a
+ * `check`, `read` and `list` are synchronous, as the FileView contract says, and git is a
  * process: they answer from the trees, sizes and contents this view has loaded.
  * `prefetch(paths)` loads what the given paths need before the rules run (a return's
- * artifact paths); whatever `check` or `read` had to answer without (reported as
- * `unreadable`) is remembered, and `loadMissing()` loads it and says whether there
- * was any, so that the caller runs the rules again on complete answers.
+ * artifact paths); every path `check`, `read` or `list` had to answer without (reported as
+ * `unreadable`) is remembered, and `loadMissing()` loads all that path needs, to its end,
+ * and says whether there was any, so that the caller runs the rules again on complete
+ * answers: a second round sees every path of the commit a first round asked about.
  */
 export interface GitFileView extends FileView {
   readonly commit: string;
   /** Loads every tree, size and symlink target that checking these paths needs. */
   prefetch(paths: Iterable<string>): Promise<void>;
-  /** Loads what `check` and `read` missed since the last call; false when they missed nothing. */
+  /** Loads what `check`, `read` and `list` missed since the last call, each path to its end; false when they missed nothing. */
   loadMissing(): Promise<boolean>;
 }
 
 type Need = { readonly kind: FactKind; readonly oid: string } | { readonly kind: "content"; readonly oid: string; readonly maxBytes: number };
 
-/** A path resolved as far as what is loaded allows: an answer (with the blob it found), or what is missing. */
-type Resolution = { readonly check: FileCheck; readonly blob?: string } | { readonly need: Need };
+/** A path resolved as far as what is loaded allows: an answer (with the blob or the folder's tree it found), or what is missing. */
+type Resolution = { readonly check: FileCheck; readonly blob?: string; readonly folder?: string } | { readonly need: Need };
 
 const NOT_LOADED = "not loaded";
 
@@ -208,6 +212,8 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
   const own = factMaps();
   const contents = new Map<string, Buffer | null>();
   const missed = new Map<string, Need>();
+  /** The paths `check`, `read` and `list` could not answer: each is resolved to the end when the misses are loaded. */
+  const missedPaths = new Set<string>();
 
   /** What this view knows of an object, or what the shared cache does (kept from then on); undefined when neither was told. */
   function known<K extends FactKind>(kind: K, oid: string): GitObjectFacts[K] | undefined {
@@ -300,7 +306,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
           return problem("notAFile", "special file");
       }
     }
-    return problem("notAFile", "directory");
+    return { check: { ok: false, problem: "notAFile", path: given, kind: "directory" }, folder: folders[folders.length - 1] ?? options.tree };
   }
 
   async function load(need: Need): Promise<void> {
@@ -319,19 +325,40 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
     missed.set(key, need);
   }
 
+  /**
+   * Loads every tree, size and link target these paths need, however deep: a path is answered
+   * from this commit's tree alone, whatever other returns of the commit loaded before it.
+   */
+  async function resolveToTheEnd(paths: Iterable<string>): Promise<void> {
+    await Promise.all(
+      [...new Set(paths)].map(async (given) => {
+        // Each step loads one tree, size or link target on the way: a path has few.
+        for (let step = 0; step < PATH_MAX; step += 1) {
+          const resolved = resolve(given);
+          if (!("need" in resolved)) {
+            // A folder (`list`): its own tree too.
+            if (resolved.folder !== undefined && known("tree", resolved.folder) === undefined) await learn("tree", resolved.folder);
+            return;
+          }
+          await load(resolved.need);
+        }
+      }),
+    );
+  }
+
   const view: GitFileView = {
     root,
     commit,
     check(given) {
       const resolved = resolve(given);
       if ("check" in resolved) return resolved.check;
-      miss(resolved.need);
+      missedPaths.add(given);
       return { ok: false, problem: "unreadable", path: given, kind: NOT_LOADED };
     },
     read(given, maxBytes) {
       const resolved = resolve(given);
       if (!("check" in resolved)) {
-        miss(resolved.need);
+        missedPaths.add(given);
         return null;
       }
       if (!resolved.check.ok || resolved.blob === undefined) return null;
@@ -344,23 +371,32 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
       }
       return content.subarray(0, wanted).toString("utf8");
     },
-    async prefetch(paths) {
-      await Promise.all(
-        [...new Set(paths)].map(async (given) => {
-          // Each step loads one tree, size or link target on the way: a path has few.
-          for (let step = 0; step < PATH_MAX; step += 1) {
-            const resolved = resolve(given);
-            if ("check" in resolved) return;
-            await load(resolved.need);
-          }
-        }),
-      );
+    list(folder) {
+      const resolved = folder === "" ? { check: { ok: false, problem: "notAFile", path: "", kind: "directory" } as const, folder: options.tree } : resolve(folder);
+      if (!("check" in resolved)) {
+        missedPaths.add(folder);
+        return null;
+      }
+      if (resolved.folder === undefined) return null;
+      const tree = known("tree", resolved.folder);
+      if (tree === undefined) miss({ kind: "tree", oid: resolved.folder });
+      if (tree === undefined || tree === null) return null;
+      const names: string[] = [];
+      for (const [name] of tree.entries()) {
+        if (names.length === MAX_FOLDER_NAMES) break;
+        names.push(name);
+      }
+      return names.sort();
     },
+    prefetch: resolveToTheEnd,
     async loadMissing() {
-      if (missed.size === 0) return false;
+      if (missed.size === 0 && missedPaths.size === 0) return false;
       const needs = [...missed.values()];
+      const paths = [...missedPaths];
       missed.clear();
+      missedPaths.clear();
       await Promise.all(needs.map(load));
+      await resolveToTheEnd(paths);
       return true;
     },
   };

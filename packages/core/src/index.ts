@@ -12,6 +12,7 @@ export { offsetOfPointer } from "./json/locate.js";
 export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
+export { ABSENT_FATES, fateOf, type ArtifactFate, type FateName } from "./artifact-fate.js";
 export {
   ARCHIVE_DIR,
   COMMAND_SUCCESS,

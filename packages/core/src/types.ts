@@ -137,6 +137,12 @@ export interface FileView {
    * core's view reads only the very file `check` classified, and never a file with more than one link.
    */
   read(path: string, maxBytes: number): string | null;
+  /**
+   * The names in a folder inside the root (the first thousand it holds, sorted), or null when
+   * it is not a folder inside the root or cannot be read. Optional: a view that cannot list says
+   * nothing, and what is built on it (a near miss: "did you mean …?") is simply not offered.
+   */
+  list?(folder: string): readonly string[] | null;
 }
 
 /** A place in the text, 1-based; columns count UTF-16 code units. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { describeRule, lintFile, lintTask, lintText, listRules, loadReturnlintConfig, type CatalogueEntry, type LintedReturn, type LintOptions } from "@returnlint/api";
+import { describeRule, lintFile, lintTask, lintText, listRules, loadReturnlintConfig, type CatalogueEntry, type LintedReturn, type LintReturnOptions } from "@returnlint/api";
 import { ReturnlintError } from "@returnlint/core";
 import { z } from "zod";
 import { VERSION } from "./version.js";
@@ -217,7 +217,7 @@ class Project {
     return (await loaded).config;
   }
 
-  async options(expected: { command?: string; sessionId?: string; task?: string; agent?: string }): Promise<LintOptions> {
+  async options(expected: { command?: string; sessionId?: string; task?: string; agent?: string }): Promise<LintReturnOptions> {
     const config = await this.config();
     return {
       config,

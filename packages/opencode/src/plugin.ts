@@ -1,5 +1,5 @@
 import path from "node:path";
-import { checkReturn, commandForAgent, loadReturnlintConfig, locateReturn, problemLines, type CheckedReturn } from "@returnlint/api";
+import { checkReturn, commandForAgent, loadReturnlintConfig, problemLines, returnOfMessage, type CheckedReturn } from "@returnlint/api";
 
 // The shapes below are the parts of @opencode-ai/plugin's published types that this plugin
 // uses (dist/index.d.ts: `Plugin = (input: PluginInput, options?: PluginOptions) => Promise<Hooks>`,
@@ -93,8 +93,8 @@ async function validationBlock(root: string, options: ReturnlintPluginOptions, a
     const config = await loadReturnlintConfig({ cwd: root, ...(options.config === undefined ? {} : { configFile: path.resolve(root, options.config) }) });
     const command = commandForAgent(config, agent);
     if (command === null) return undefined;
-    const located = locateReturn({ message: task.result, root, command, config });
-    const checked = await checkReturn(located, { root, command, config, ...(agent === undefined ? {} : { agent }) });
+    const source = returnOfMessage({ message: task.result, root, command, config });
+    const checked = await checkReturn(source, { root, command, config, ...(agent === undefined ? {} : { agent }) });
     return render(checked, { agent: agent ?? "the subagent", command, taskId: task.id, background: task.background });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,19 +1,26 @@
-import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { EXIT, relativeInside, ReturnlintError, exitCodeOf, isReturnlintError, METADATA_FILE, formatOfFileName, type ExitCode } from "@returnlint/core";
-import { knownCommand } from "@returnlint/api";
+import { EXIT, relativeInside, ReturnlintError, exitCodeOf, isReturnlintError, METADATA_FILE } from "@returnlint/core";
+import {
+  formatterInput,
+  knownCommand,
+  lintSource,
+  openInsideRoot,
+  openReturnFile,
+  openTaskSource,
+  parseTaskList,
+  taskTypeFromState,
+  textSource,
+  warningsVerdict,
+  type FormatterInput,
+  type LintResult,
+  type ReturnSource,
+} from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
-import { validate } from "@returnlint/api";
 import { loadReturnlintConfig } from "../host.js";
 import { appendErrorLog } from "../error-log.js";
-import { formatterContext } from "@returnlint/api";
 import { MANY_FORMATTERS } from "../formatters/index.js";
 import { writeOutput } from "../atomic.js";
 import { emitOutputs, planOutputs, type Output } from "../formatters/output.js";
-import type { FormatterInput } from "@returnlint/api";
-import { exitCodeOfReport, warningsVerdict } from "@returnlint/api";
-import { readReturnFile, type ReturnInput } from "@returnlint/api";
-import { MetadataFile, openTask, parseTaskList, taskTypeFromState, type MissingReturn } from "@returnlint/api";
 import { colorWanted } from "../terminal.js";
 import { readStdinOf, type CommandIo } from "./io.js";
 
@@ -115,14 +122,6 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** One return, checked: what the formatters print, and what the actions after them need. */
-interface Checked {
-  readonly input: Omit<FormatterInput, "color">;
-  /** The metadata file held open for --consume; undefined without it, for standard input or a missing file. */
-  readonly held?: MetadataFile;
-  readonly task?: string;
-}
-
 export async function check(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandLine("check", argv, OPTIONS);
   if (values.help === true) {
@@ -136,7 +135,8 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   const [file] = positionals;
   if (file !== undefined && values.task !== undefined) throw new ReturnlintError("USAGE", "Pass either FILE or --task, not both.");
   const tasks = values.task === undefined ? undefined : parseTaskList(values.task);
-  if (values.consume === true && tasks === undefined && (file === undefined || path.basename(file) !== METADATA_FILE)) {
+  const consume = values.consume === true;
+  if (consume && tasks === undefined && (file === undefined || path.basename(file) !== METADATA_FILE)) {
     throw new ReturnlintError("USAGE", "--consume deletes a metadata file after it passed: use it with --task N or a .return-meta.json FILE.");
   }
   const outputs = planOutputs(values.format, values.output, io.cwd);
@@ -145,84 +145,52 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   const root = path.resolve(io.cwd, values.root ?? ".");
   const sessionId = values["session-id"] ?? io.env.RETURNLINT_SESSION_ID;
   const loadOptions = configOptions(io.cwd, values);
-  // Loaded once, here rather than inside validate: the formatters need its rules' descriptions and docs URLs.
+  // Loaded once, here rather than inside lint: the formatters need its rules' descriptions and docs URLs.
   const config = await loadReturnlintConfig(loadOptions);
-  const command = knownCommand(config, values.command);
-  const shared = {
+  const options = {
     ...loadOptions,
     config,
     root,
-    command,
+    command: knownCommand(config, values.command),
     sessionId,
     agent: values.agent,
     staleAfterSeconds: durationOption("stale-after", values["stale-after"]),
     since: timeOption("since", values.since),
     gitBase: values["git-base"],
     transcriptPath: values.transcript === undefined ? undefined : path.resolve(io.cwd, values.transcript),
+    maxWarnings,
   };
-  const display = (source: string) => (source === "<stdin>" ? source : path.relative(io.cwd, source) || source);
+  const place = { root, cwd: io.cwd, keepOpen: consume };
 
-  /** A return read, or a metadata file that should be there and is not (a finding, like any other). */
-  const checkOne = async (input: ReturnInput | Missing, task?: string): Promise<Checked> => {
+  /** FILE, standard input, or a task's metadata file (held open with --consume, so that only the very file checked is deleted). */
+  const open = async (task: string | undefined): Promise<ReturnSource> => {
+    if (task !== undefined) return openTaskSource(task, place);
+    if (file === undefined || file === "-") {
+      const { text, source } = await readStdinOf(io);
+      return textSource(text, source);
+    }
+    if (!consume) return openReturnFile(file, place);
+    if (relativeInside(root, path.resolve(io.cwd, file)) === undefined) {
+      throw new ReturnlintError("USAGE", `--consume deletes only a metadata file inside the project root (${root}); ${path.resolve(io.cwd, file)} is outside it. Pass --root.`);
+    }
+    return openInsideRoot(file, place);
+  };
+  const checkOne = async (task: string | undefined): Promise<LintResult> => {
+    const source = await open(task);
     const taskType = values["task-type"] ?? (task === undefined ? undefined : taskTypeFromState(root, task));
-    const missing = "missing" in input;
-    const source = display(missing ? input.missing : input.source);
-    const fromFile = task !== undefined || formatOfFileName(path.basename(source)) !== undefined;
-    const text = missing ? "" : input.text;
-    const identity = missing ? undefined : input instanceof MetadataFile ? input.identity : input.identity;
-    const returnFile = missing || !fromFile ? undefined : relativeInside(root, path.resolve(io.cwd, input.source));
-    const report = await validate(text, { ...shared, task, taskType, fromFile, source, returnFile, missingFile: missing, ...(identity === undefined ? {} : { returnFiles: [identity] }) });
-    return {
-      input: {
-        report,
-        source,
-        cwd: io.cwd,
-        ...(task === undefined ? {} : { task }),
-        ...formatterContext(report),
-        ...(maxWarnings === undefined ? {} : { maxWarnings }),
-        quiet: values.quiet === true,
-      },
-      ...(input instanceof MetadataFile ? { held: input } : {}),
-      ...(task === undefined ? {} : { task }),
-    };
+    return lintSource(source, { ...options, ...(taskType === undefined ? {} : { taskType }) });
   };
 
-  /**
-   * A task's metadata file, or FILE. With --consume it stays open (a MetadataFile read
-   * through real folders inside the root), so that only the very file checked can be deleted.
-   */
-  const open = async (task: string | undefined): Promise<ReturnInput | Missing> => {
-    if (task !== undefined) {
-      const held = openTask(root, task);
-      if ("missing" in held || values.consume === true) return held;
-      held.close();
-      return { text: held.text, source: held.source, identity: held.identity };
-    }
-    if (file === undefined || file === "-") return readStdinOf(io);
-    const absolute = path.resolve(io.cwd, file);
-    if (values.consume !== true) return readInput(absolute);
-    const relative = relativeInside(root, absolute);
-    if (relative === undefined) {
-      throw new ReturnlintError("USAGE", `--consume deletes only a metadata file inside the project root (${root}); ${absolute} is outside it. Pass --root.`);
-    }
-    try {
-      return MetadataFile.open(root, relative.split(path.sep), display(absolute));
-    } catch (error) {
-      if (isReturnlintError(error) && error.code === "RETURN_NOT_FOUND") return { missing: absolute };
-      throw error;
-    }
-  };
-
-  const checked: Checked[] = [];
+  const checked: LintResult[] = [];
   try {
     let worst: number = EXIT.passed;
     if (tasks === undefined) {
-      checked.push(await checkOne(await open(undefined)));
+      checked.push(await checkOne(undefined));
     } else {
       // Each task gets its own verdict; one that cannot be found or read does not stop the others.
       for (const task of tasks) {
         try {
-          checked.push(await checkOne(await open(task), task));
+          checked.push(await checkOne(task));
         } catch (error) {
           if (tasks.length === 1 || !isReturnlintError(error)) throw error;
           io.stderr(`returnlint: task ${task}: ${error.message}\n`);
@@ -234,61 +202,44 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     const printed = outputs.filter((output) => output.file === undefined).map((output) => output.format);
     // What standard output will say: the verdict line of stylish, and (in every format but reask, which is for the subagent) a crashed rule.
     const shown = { warnings: printed.includes("stylish"), crash: printed.some((format) => format !== "reask") };
-    const verdicts: { readonly one: Checked; readonly code: number; readonly consumed: boolean }[] = [];
-    for (const one of checked) {
-      const code = verdictCode(one.input, shown, io);
-      const consume = code === 0 && values.consume === true && one.held !== undefined;
+    const verdicts: { readonly result: LintResult; readonly consumed: boolean }[] = [];
+    for (const result of checked) {
+      sayWhyNotShown(result, { ...shown, maxWarnings }, io);
+      const { source } = result;
+      const held = source.kind === "file" ? source.held : undefined;
+      const consumed = result.exitCode === EXIT.passed && held !== undefined;
       // Consumed before anything is printed: a run that loses the file to another consumer (or
       // finds it changed) says so and prints no verdict, rather than a pass it cannot stand behind.
-      if (consume) {
+      if (consumed) {
         try {
-          one.held.consume();
+          held.consume();
         } catch (error) {
           if (checked.length === 1 || !isReturnlintError(error)) throw error;
-          io.stderr(`returnlint: task ${one.task ?? ""}: ${error.message}\n`);
+          io.stderr(`returnlint: task ${source.task ?? ""}: ${error.message}\n`);
           worst = Math.max(worst, exitCodeOf(error));
           continue;
         }
       }
-      verdicts.push({ one, code, consumed: consume });
+      verdicts.push({ result, consumed });
     }
 
-    const inputs = verdicts.map(({ one }) => one.input);
+    const inputs = verdicts.map(({ result }) => formatterInput(result, { cwd: io.cwd, quiet: values.quiet === true, ...(maxWarnings === undefined ? {} : { maxWarnings }) }));
     // Not `{ ...io }`: spreading would read io.stdin, whose stream a run that reads a file never needs.
     const printer = { color, stdout: (text: string) => { io.stdout(text); } };
     if (tasks !== undefined && tasks.length > 1) await emitMany(outputs, inputs, printer);
     else if (inputs[0] !== undefined) await emitOutputs(outputs, inputs[0], printer);
 
-    for (const { one, code, consumed } of verdicts) {
-      const { report, source } = one.input;
+    for (const { result, consumed } of verdicts) {
+      const { report, source } = result;
       if (!report.ok && values["log-errors"] !== undefined) {
-        await appendErrorLog(path.resolve(io.cwd, values["log-errors"]), report, { source, ...(one.task === undefined ? {} : { task: one.task }), ...(sessionId === undefined ? {} : { sessionId }) });
+        await appendErrorLog(path.resolve(io.cwd, values["log-errors"]), report, { source: source.name, ...(source.task === undefined ? {} : { task: source.task }), ...(sessionId === undefined ? {} : { sessionId }) });
       }
-      if (consumed && values.quiet !== true) io.stderr(`returnlint: consumed ${source}\n`);
-      worst = Math.max(worst, code);
+      if (consumed && values.quiet !== true) io.stderr(`returnlint: consumed ${source.name}\n`);
+      worst = Math.max(worst, result.exitCode);
     }
     return worst;
   } finally {
-    for (const { held } of checked) held?.close();
-  }
-}
-
-type Missing = MissingReturn;
-
-/**
- * FILE. A `.return-meta.json` FILE that is not there, in a folder that is, is the
- * agent's missing return (a finding); any other path that cannot be read is a usage problem.
- */
-function readInput(absolute: string): ReturnInput | Missing {
-  if (path.basename(absolute) === METADATA_FILE && !existsSync(absolute) && isDirectory(path.dirname(absolute))) return { missing: absolute };
-  return readReturnFile(absolute);
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
+    for (const { source } of checked) if (source.kind === "file") source.held?.close();
   }
 }
 
@@ -305,17 +256,15 @@ async function emitMany(outputs: readonly Output[], inputs: readonly Omit<Format
   for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
 }
 
-/** The exit code of one return (the library's verdict). When nothing on standard output says why, standard error does. */
-function verdictCode(input: Omit<FormatterInput, "color">, shown: { readonly warnings: boolean; readonly crash: boolean }, io: CommandIo): ExitCode {
-  const code = exitCodeOfReport(input);
-  const { report } = input;
+/** When nothing on standard output says why a return's exit code is what it is, standard error does. */
+function sayWhyNotShown(result: LintResult, shown: { readonly warnings: boolean; readonly crash: boolean; readonly maxWarnings: number | undefined }, io: CommandIo): void {
+  const { report } = result;
   if (report.internalError && !shown.crash) {
-    const crashed = report.results.filter((result) => result.messageId === "ruleCrashed" || result.messageId === "ruleTimedOut").map((result) => result.message);
-    io.stderr(`returnlint: ${crashed.join("; ") || "a rule failed"}: the verdict on ${input.source} is incomplete.\n`);
-  } else if (code === EXIT.failed && report.ok && !shown.warnings) {
-    io.stderr(`returnlint: ${input.source}: ${warningsVerdict(input)}.\n`);
+    const crashed = report.results.filter((finding) => finding.messageId === "ruleCrashed" || finding.messageId === "ruleTimedOut").map((finding) => finding.message);
+    io.stderr(`returnlint: ${crashed.join("; ") || "a rule failed"}: the verdict on ${result.source.name} is incomplete.\n`);
+  } else if (result.exitCode === EXIT.failed && report.ok && !shown.warnings) {
+    io.stderr(`returnlint: ${result.source.name}: ${warningsVerdict({ report, ...(shown.maxWarnings === undefined ? {} : { maxWarnings: shown.maxWarnings }) })}.\n`);
   }
-  return code;
 }
 
 const UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };

@@ -2,7 +2,7 @@ import path from "node:path";
 import { EXIT, isReturnlintError, type LoadedConfig } from "@returnlint/core";
 import { integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
-import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, reaskLines, type CheckedReturn, type Problem } from "@returnlint/api";
+import { BUILT_IN_AGENTS, checkReturn, commandForAgent, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem } from "@returnlint/api";
 import { parsePayload, type StopPayload } from "../hook/payload.js";
 import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "../hook/state.js";
 import { readStdinOf, type CommandIo } from "./io.js";
@@ -110,8 +110,8 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
     return giveWay(io, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
   }
 
-  const located = locateReturn({ message: payload.lastAssistantMessage, root, command, config });
-  const checked = await checkReturn(located, {
+  const source = returnOfMessage({ message: payload.lastAssistantMessage, root, command, config });
+  const checked = await checkReturn(source, {
     root,
     command,
     config,
@@ -165,6 +165,7 @@ async function cannotValidate(io: CommandIo, attempt: Attempt, message: string, 
     problems: [{ message, reask: message }],
     warningCount: 0,
     internalError: true,
+    phantom: false,
   };
   const { decision } = await record(attempt, checked, () => digestOf(checked.problems), because);
   if (decision.kind !== "block") {
@@ -248,6 +249,7 @@ function writeVerdict(
     task: checked.task,
     origin: checked.origin,
     source: checked.source,
+    phantom: checked.phantom,
     errors: checked.problems.map((problem) => problem.message),
     warningCount: checked.warningCount,
     attempts: entry.attempts,
@@ -279,7 +281,7 @@ function reasonText(checked: CheckedReturn, context: { readonly command: string;
   const lines = [
     `returnlint: ${where} failed validation for /${context.command} (${String(count)} ${count === 1 ? "problem" : "problems"}, attempt ${String(context.attempt)}):`,
   ];
-  lines.push(...reaskLines(checked.problems));
+  lines.push(...problemReaskLines(checked.problems));
   lines.push(
     checked.origin === "file"
       ? `Do the missing work or correct the metadata file so that it only claims what exists, then finish again.`

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { createFileView, EXIT, relativeInside, ReturnlintError, SPECS_DIR } from "@returnlint/core";
-import { knownCommand, passed, reportObject } from "@returnlint/api";
+import { knownCommand, reportObject } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { mapOrdered } from "../map-ordered.js";
@@ -25,12 +25,16 @@ Validates every .return-meta.json and .orchestrator-handoff.json below DIR
 (default: specs/, archived tasks in specs/archive/ included), and every
 multi-task return (.return-meta-multi.json, .return-meta-multi-sess_<id>.json),
 and prints the failing returns and a summary: returns by status, failures by
-rule, phantom work (a success status with no artifact that exists, or a batch
-that completed no task), passed, failed, and warned: returns with a warning (a
-.postflight-pending marker left beside a finished return, …; --format json
-lists them). The
-command of each return is inferred from its status (researched → research,
-planned → plan, implemented → implement) unless --command names one.
+rule, phantom work, passed, failed, and warned (returns with a warning, such as
+a .postflight-pending marker left beside a finished return; --format json
+lists them).
+
+Phantom work is a success status while the work it claims is not there inside
+the root: no artifact named, or one missing or empty (a batch: no completed
+task). An archived, absolute, outside or folder artifact is reported as such.
+
+Unless --command names one, each return's command is the one it names: its
+status (researched, planned, implemented), else its delegation path.
 
 What was delegated:
   --command NAME       check every return as an answer to NAME (a postflight
@@ -103,7 +107,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const command = knownCommand(config, values.command);
   const files = createFileView(root);
 
-  const context = { cwd: io.cwd, config, command, preset: values.preset, files };
+  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files };
   const belowCwd = relativeBelow(io.cwd, dir);
   const belowRoot = relativeBelow(root, dir);
   const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, belowCwd(file) ?? file, belowRoot(file), context);
@@ -128,15 +132,15 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       progress.clear();
       io.stderr(`returnlint: ${outcome.unreadable}\n`);
     } else if (json) {
-      const ok = passed({ report: outcome.report });
+      const { ok, report, facts, source } = outcome;
       if (!quiet || !ok) {
         // The object `check --format json` prints, one per return.
-        const printedReport = JSON.stringify(reportObject(outcome.report, outcome.source, { ok, quiet }));
+        const printedReport = JSON.stringify(reportObject(report, source.name, { ok, quiet, facts, ...(source.task === undefined ? {} : { task: source.task }) }));
         out.write(`${printed++ === 0 ? "\n" : ",\n"}${printedReport}`);
       }
-    } else if (!passed({ report: outcome.report })) {
+    } else if (!outcome.ok) {
       progress.clear();
-      out.write(failureLine(outcome.report, outcome.source, color));
+      out.write(failureLine(outcome.report, outcome.source.name, color));
       // Someone watching the progress line sees each failure as it is found.
       if (progress.enabled) out.flush();
     }

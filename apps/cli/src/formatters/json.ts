@@ -2,7 +2,7 @@ import type { Formatter, FormatterInput, ManyFormatter } from "@returnlint/api";
 import { passed, reportObject } from "@returnlint/api";
 
 function serialise(input: FormatterInput): string {
-  return JSON.stringify(reportObject(input.report, input.source, { ok: passed(input), quiet: input.quiet, ...(input.task === undefined ? {} : { task: input.task }) }));
+  return JSON.stringify(reportObject(input.report, input.source, { ok: passed(input), quiet: input.quiet, facts: input.facts, ...(input.task === undefined ? {} : { task: input.task }) }));
 }
 
 /** One JSON object on one line. */

@@ -1,5 +1,4 @@
 import { EXIT, type ExitCode } from "@returnlint/core";
-import { exitCodeOfReport, passed } from "@returnlint/api";
 import type { Outcome } from "./check-one.js";
 
 /** The counts a scan reports: returns by status, failures by rule, phantom work, passed and failed. */
@@ -24,11 +23,11 @@ export class Summary {
       return;
     }
     const { report } = outcome;
-    if (outcome.phantom) this.phantomWork += 1;
-    if (passed({ report })) this.passed += 1;
+    if (outcome.facts.phantom !== undefined) this.phantomWork += 1;
+    if (outcome.ok) this.passed += 1;
     else this.failed += 1;
     if (report.warningCount > 0) this.warned += 1;
-    this.exitCode = Math.max(this.exitCode, exitCodeOfReport({ report })) as ExitCode;
+    this.exitCode = Math.max(this.exitCode, outcome.exitCode) as ExitCode;
     const status = report.status ?? "(no status)";
     this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
     for (const result of report.results) {

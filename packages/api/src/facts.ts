@@ -1,0 +1,125 @@
+import { ABSENT_FATES, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
+
+/**
+ * What a return claims, worked out once, after its rules ran, from the same parse and the same
+ * file view: every output (check's reports, scan's table, audit's tables and HTML, the hooks'
+ * verdict files, the MCP server) reads these and works out none of them again.
+ */
+export interface ReturnFacts {
+  /** The command whose rules ran: the caller's, else the one the return names (`commandOfReturn`). */
+  readonly command: string | null;
+  /** The agent: the caller's word, else the return's `metadata.agent_type` (or `agent_type`); null when neither says. */
+  readonly agent: string | null;
+  readonly status: string | null;
+  /** The status claims finished work (researched, planned, implemented, completed, or a word like done). */
+  readonly success: boolean;
+  /** Each artifact the return claims, with what became of it. */
+  readonly artifacts: readonly ArtifactFact[];
+  /** Phantom work (see `phantomWork`), with why; undefined when there is none. */
+  readonly phantom?: string;
+}
+
+/** One claimed artifact: where the return names it, the path it gives, and its fate. */
+export type ArtifactFact = { readonly pointer: string; readonly path: string } & ArtifactFate;
+
+/** A return's claims, as `factsOf` needs them from the run. */
+export interface FactsInput {
+  readonly value: unknown;
+  readonly format: FormatName;
+  readonly command: string | null;
+  /** The caller's word on the agent (`--agent`, the host's payload). */
+  readonly agent?: string;
+}
+
+export function factsOf(input: FactsInput, files: FileView): ReturnFacts {
+  const { value } = input;
+  const status = isObject(value) && typeof value.status === "string" ? value.status : null;
+  const success = status !== null && isSuccessLike(status);
+  const artifacts = claimedArtifacts(value).map(({ pointer, path }): ArtifactFact => ({ pointer, path, ...fateOf(path, files) }));
+  const phantom = success ? phantomWork(input, artifacts) : undefined;
+  return {
+    command: input.command,
+    agent: input.agent ?? claimedAgent(value),
+    status,
+    success,
+    artifacts,
+    ...(phantom === undefined ? {} : { phantom }),
+  };
+}
+
+/**
+ * Phantom work: a return whose status claims finished work while the work it claims is not there
+ * inside the root. By format, as each states its claims:
+ *
+ * 1. a multi-task return claims tasks: it lists no completed task (`metadata.tasks_completed`);
+ * 2. a handoff names artifacts only when it has any of its own (the metadata file beside it
+ *    carries the task's): one it names is missing or empty;
+ * 3. any other return: it names no artifact at all, or one it names is missing (a near miss
+ *    included) or empty.
+ *
+ * An artifact that is elsewhere (archived with its task, an absolute path, outside the root, a
+ * folder) is not phantom work: its fate says what it is.
+ */
+function phantomWork(input: FactsInput, artifacts: readonly ArtifactFact[]): string | undefined {
+  const { value } = input;
+  if (input.format === "multi-task") {
+    const completed = isObject(value) && isObject(value.metadata) ? value.metadata.tasks_completed : undefined;
+    return Array.isArray(completed) && completed.length > 0 ? undefined : "it lists no completed task";
+  }
+  if (artifacts.length === 0) return input.format === "handoff" ? undefined : "it names no artifact";
+  const absent = artifacts.filter((artifact) => ABSENT_FATES.has(artifact.fate));
+  if (absent.length === 0) return undefined;
+  const [first] = absent;
+  const more = absent.length > 1 ? ` (and ${String(absent.length - 1)} more)` : "";
+  return first === undefined ? undefined : `${first.path} is ${first.fate === "empty" ? "empty" : "not there"}${more}`;
+}
+
+/** The paths a return claims as artifacts (what a git view loads before the rules run). */
+export function claimedPaths(value: unknown): string[] {
+  return claimedArtifacts(value).map((artifact) => artifact.path);
+}
+
+/**
+ * What each entry of `artifacts` names, as the artifacts rule reads it: a bare path, or an
+ * object's `path`. Entries that name no path are the rule's to report, not a claim of a file.
+ */
+function claimedArtifacts(value: unknown): { readonly pointer: string; readonly path: string }[] {
+  if (!isObject(value) || !Array.isArray(value.artifacts)) return [];
+  return (value.artifacts as unknown[]).flatMap((entry, index) => {
+    if (typeof entry === "string") return [{ pointer: pointerOf("artifacts", index), path: entry }];
+    if (isObject(entry) && typeof entry.path === "string") return [{ pointer: `${pointerOf("artifacts", index)}/path`, path: entry.path }];
+    return [];
+  });
+}
+
+function claimedAgent(value: unknown): string | null {
+  if (!isObject(value)) return null;
+  const claimed = isObject(value.metadata) ? value.metadata.agent_type : value.agent_type;
+  return typeof claimed === "string" && claimed.trim() !== "" ? claimed : null;
+}
+
+/**
+ * The command a return says it answers, when the caller does not say, from the evidence in
+ * this order:
+ *
+ * 1. `in_progress`: none. Early metadata is written while the agent works; a command would make
+ *    the check a postflight gate, which fails it.
+ * 2. a contextual success status (researched → research, planned → plan, implemented →
+ *    implement), refined by the delegation path when its command has the same success status
+ *    (`planned` from `["orchestrator", "revise", …]` is /revise's);
+ * 3. the delegation path's command (`metadata.delegation_path[1]`), when returnlint knows it:
+ *    so a `partial` return from /implement is checked, and counted, as /implement's;
+ * 4. none.
+ */
+export function commandOfReturn(value: unknown): string | null {
+  if (!isObject(value)) return null;
+  const status = typeof value.status === "string" ? value.status : null;
+  if (status === IN_PROGRESS) return null;
+  const trail = isObject(value.metadata) ? value.metadata.delegation_path : undefined;
+  const step = Array.isArray(trail) ? (trail as unknown[])[1] : undefined;
+  const named = typeof step === "string" ? step.replace(/^\//, "") : "";
+  const delegated = Object.hasOwn(COMMAND_SUCCESS, named) ? named : undefined;
+  const byStatus = commandOfStatus(status);
+  if (byStatus !== null) return delegated !== undefined && COMMAND_SUCCESS[delegated] === status ? delegated : byStatus;
+  return delegated ?? null;
+}

@@ -1,0 +1,113 @@
+import { closest } from "./suggest.js";
+import type { FileProblem, FileView } from "./types.js";
+import { ARCHIVE_DIR, METADATA_FILE, SPECS_DIR } from "./vocabulary.js";
+
+/**
+ * What became of one artifact a return claims, looked at through a file view (the disk now, or a
+ * commit's tree). Each fate says what it is, so that output can say it too: a claimed file that is
+ * simply not there is told apart from one that is elsewhere under another spelling.
+ */
+export type ArtifactFate =
+  /** A regular file inside the root, with content. */
+  | { readonly fate: "exists"; readonly size: number }
+  /** A regular file inside the root with nothing in it. */
+  | { readonly fate: "empty" }
+  /** No such file, and nothing close by that it could have meant. */
+  | { readonly fate: "missing" }
+  /** No such file, but its folder holds a name one typo away. */
+  | { readonly fate: "near-miss"; readonly didYouMean: string }
+  /** No such file in its task folder, but the task was archived and the file is in `specs/archive/…`. */
+  | { readonly fate: "archived"; readonly movedTo: string }
+  /** An absolute (or `~/`) path; `insideRoot` when the same file exists at a path relative to the root. */
+  | { readonly fate: "absolute"; readonly insideRoot?: string }
+  /** A path that leads outside the root (`..`, or a symbolic link out). */
+  | { readonly fate: "outside-root" }
+  /** A folder where a file was claimed. */
+  | { readonly fate: "folder" }
+  /** Anything else that is no file a return may point to: a FIFO or device, a return file, a NUL byte, an unreadable path. */
+  | { readonly fate: "invalid"; readonly problem: FileProblem };
+
+export type FateName = ArtifactFate["fate"];
+
+/**
+ * The fates that mean the claimed file is not there inside the root: what phantom work is made of.
+ * A near miss is one of them (the file claimed does not exist; a neighbour's name is only a hint,
+ * and often an older report of the same task), as is an empty file. An archived file, an absolute
+ * path to a file inside the root, a folder or a path outside the root are something else, and are
+ * reported as what they are.
+ */
+export const ABSENT_FATES: ReadonlySet<FateName> = new Set<FateName>(["missing", "near-miss", "empty"]);
+
+/** `specs/{N}_{SLUG}/rest` (not already archived): the task folder and the rest of the path. */
+const IN_TASK_FOLDER = new RegExp(`^${SPECS_DIR}/(?!${ARCHIVE_DIR}/)(\\d+_[^/]+)/(.+)$`);
+
+/** How many trailing parts of an absolute path are tried inside the root, at most. */
+const MAX_SUFFIXES = 16;
+
+/**
+ * The fate of one claimed path, from the evidence in this order:
+ *
+ * 1. the view finds a regular file there: it exists (or is empty);
+ * 2. the path is absolute or home-relative: absolute, with the path inside the root that holds the
+ *    same file when there is one (the root's own prefix taken off, else the longest trailing part
+ *    of two names or more that is a file: `/home/u/repo/specs/1_x/a.md` → `specs/1_x/a.md`);
+ * 3. it leads outside the root: outside-root;
+ * 4. it names a folder: folder;
+ * 5. it is not found: archived when its task folder's archived twin holds it
+ *    (`specs/archive/{N}_{SLUG}/…`), a near miss when its folder holds a name close to it, else missing;
+ * 6. anything else: invalid, with the view's reason.
+ */
+export function fateOf(claimed: string, files: FileView): ArtifactFate {
+  const checked = files.check(claimed);
+  if (checked.ok) return checked.size > 0 ? { fate: "exists", size: checked.size } : { fate: "empty" };
+  switch (checked.problem) {
+    case "absolute":
+    case "homeRelative":
+      return absoluteFate(claimed, files);
+    case "escapesRoot":
+    case "symlinkEscapesRoot":
+      return { fate: "outside-root" };
+    case "notAFile":
+      return checked.kind === "directory" ? { fate: "folder" } : { fate: "invalid", problem: "notAFile" };
+    case "notFound":
+      return notFoundFate(claimed, files);
+    default:
+      return { fate: "invalid", problem: checked.problem };
+  }
+}
+
+function absoluteFate(claimed: string, files: FileView): ArtifactFate {
+  const names = claimed.split(/[\\/]+/).filter((name) => name !== "" && name !== "~");
+  const root = files.root.split(/[\\/]+/).filter((name) => name !== "");
+  const underRoot = root.length < names.length && root.every((name, index) => names[index] === name);
+  const candidates = underRoot ? [names.slice(root.length).join("/")] : trailingParts(names);
+  const insideRoot = candidates.find((candidate) => files.check(candidate).ok);
+  return insideRoot === undefined ? { fate: "absolute" } : { fate: "absolute", insideRoot };
+}
+
+/** The trailing parts of a path's names, longest first, two names at least. */
+function trailingParts(names: readonly string[]): string[] {
+  const parts: string[] = [];
+  for (let start = 1; start <= names.length - 2 && parts.length < MAX_SUFFIXES; start += 1) parts.push(names.slice(start).join("/"));
+  return parts;
+}
+
+function notFoundFate(claimed: string, files: FileView): ArtifactFate {
+  const inTask = IN_TASK_FOLDER.exec(claimed);
+  if (inTask !== null) {
+    const movedTo = `${SPECS_DIR}/${ARCHIVE_DIR}/${inTask[1] ?? ""}/${inTask[2] ?? ""}`;
+    if (files.check(movedTo).ok) return { fate: "archived", movedTo };
+  }
+  const slash = claimed.lastIndexOf("/");
+  const folder = slash === -1 ? "" : claimed.slice(0, slash);
+  const name = claimed.slice(slash + 1);
+  const names = files.list?.(folder);
+  if (names === undefined || names === null || name === "") return { fate: "missing" };
+  const near = closest(
+    name,
+    names.filter((candidate) => candidate !== name && candidate !== METADATA_FILE),
+  );
+  if (near === undefined) return { fate: "missing" };
+  const didYouMean = folder === "" ? near : `${folder}/${near}`;
+  return files.check(didYouMean).ok ? { fate: "near-miss", didYouMean } : { fate: "missing" };
+}
