@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { loadReturnlintConfig, validate } from "@returnlint/api";
+import { lintSource, loadReturnlintConfig, validate } from "@returnlint/api";
 import { detectFormat } from "@returnlint/core";
 
 export const PRESET = "metadata-file";
@@ -208,7 +208,8 @@ export async function replayCorpus(corpusDir, { concurrency = 16 } = {}) {
         try {
           const skipped = await materialize(root, entry, text);
           const report = await validate(text, { config, preset: PRESET, command, root });
-          const detected = await validate(text, { config: auto, command, root, fromFile: true, source: entry.path });
+          // The file as a file source: its whole content, its format by its name, as check, scan and audit read it.
+          const { report: detected } = await lintSource({ kind: "file", text, name: entry.path }, { config: auto, command, root });
           records[position] = {
             file: entry.file,
             path: entry.path,

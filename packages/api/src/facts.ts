@@ -1,4 +1,4 @@
-import { ABSENT_FATES, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
+import { ABSENT_FATES, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, quoted, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
 
 /**
  * What a return claims, worked out once, after its rules ran, from the same parse and the same
@@ -13,8 +13,10 @@ export interface ReturnFacts {
   readonly status: string | null;
   /** The status claims finished work (researched, planned, implemented, completed, or a word like done). */
   readonly success: boolean;
-  /** Each artifact the return claims, with what became of it. */
+  /** Each artifact the return claims, with what became of it: the first MAX_LISTED_ARTIFACTS. */
   readonly artifacts: readonly ArtifactFact[];
+  /** How many more artifacts the return claims than `artifacts` lists (phantom work counts them all). */
+  readonly unlisted: number;
   /** Phantom work (see `phantomWork`), with why; undefined when there is none. */
   readonly phantom?: string;
 }
@@ -31,18 +33,35 @@ export interface FactsInput {
   readonly agent?: string;
 }
 
+/**
+ * How many artifacts are listed with their fates (and looked at for hints: an archived twin, a near
+ * miss, a path inside the root): a return that claims a million is judged on all of them, and
+ * described by its first hundred.
+ */
+export const MAX_LISTED_ARTIFACTS = 100;
+
 export function factsOf(input: FactsInput, files: FileView): ReturnFacts {
   const { value } = input;
   const status = isObject(value) && typeof value.status === "string" ? value.status : null;
   const success = status !== null && isSuccessLike(status);
-  const artifacts = claimedArtifacts(value).map(({ pointer, path }): ArtifactFact => ({ pointer, path, ...fateOf(path, files) }));
-  const phantom = success ? phantomWork(input, artifacts) : undefined;
+  const claimed = claimedArtifacts(value);
+  const artifacts: ArtifactFact[] = [];
+  const absent: ArtifactFact[] = [];
+  claimed.forEach(({ pointer, path }, index) => {
+    const listed = index < MAX_LISTED_ARTIFACTS;
+    // Paths are the return's own text: quoted, never longer than a message may quote.
+    const fact: ArtifactFact = { pointer, path: quoted(path), ...fateOf(path, files, { hints: listed }) };
+    if (listed) artifacts.push(fact);
+    if (ABSENT_FATES.has(fact.fate) && absent.length < 2) absent.push(fact);
+  });
+  const phantom = success ? phantomWork(input, claimed.length, absent) : undefined;
   return {
     command: input.command,
     agent: input.agent ?? claimedAgent(value),
     status,
     success,
     artifacts,
+    unlisted: claimed.length - artifacts.length,
     ...(phantom === undefined ? {} : { phantom }),
   };
 }
@@ -58,20 +77,19 @@ export function factsOf(input: FactsInput, files: FileView): ReturnFacts {
  *    included) or empty.
  *
  * An artifact that is elsewhere (archived with its task, an absolute path, outside the root, a
- * folder) is not phantom work: its fate says what it is.
+ * folder) is not phantom work: its fate says what it is. `absent`: the first artifacts whose fate
+ * is absent (two at most: the reason names the first, and says whether there are more).
  */
-function phantomWork(input: FactsInput, artifacts: readonly ArtifactFact[]): string | undefined {
+function phantomWork(input: FactsInput, claimed: number, absent: readonly ArtifactFact[]): string | undefined {
   const { value } = input;
   if (input.format === "multi-task") {
     const completed = isObject(value) && isObject(value.metadata) ? value.metadata.tasks_completed : undefined;
     return Array.isArray(completed) && completed.length > 0 ? undefined : "it lists no completed task";
   }
-  if (artifacts.length === 0) return input.format === "handoff" ? undefined : "it names no artifact";
-  const absent = artifacts.filter((artifact) => ABSENT_FATES.has(artifact.fate));
-  if (absent.length === 0) return undefined;
+  if (claimed === 0) return input.format === "handoff" ? undefined : "it names no artifact";
   const [first] = absent;
-  const more = absent.length > 1 ? ` (and ${String(absent.length - 1)} more)` : "";
-  return first === undefined ? undefined : `${first.path} is ${first.fate === "empty" ? "empty" : "not there"}${more}`;
+  if (first === undefined) return undefined;
+  return `${first.path} is ${first.fate === "empty" ? "empty" : "not there"}${absent.length > 1 ? " (and more)" : ""}`;
 }
 
 /** The paths a return claims as artifacts (what a git view loads before the rules run). */

@@ -95,7 +95,7 @@ function foundIn(source: ReturnSource): FoundReturn {
     case "text":
       return findReturn(stripBom(source.text), false);
     case "missing":
-      return missingReturn(source.name);
+      return missingReturn(source.name, source.unreadable);
     case "file":
     case "git":
       return findReturn(stripBom(source.text), true);

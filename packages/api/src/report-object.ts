@@ -29,6 +29,8 @@ export type ReportObject = {
   readonly phantomReason?: string;
   /** Each artifact the return claims, with what became of it: exists, empty, missing, near-miss, archived, absolute, outside-root, folder, invalid. */
   readonly artifacts: readonly ArtifactFact[];
+  /** How many more artifacts the return claims than `artifacts` lists. */
+  readonly unlistedArtifacts?: number;
   /** The rules' results; with `--quiet`, the failures only. */
   readonly results: readonly Result[];
 };
@@ -55,6 +57,7 @@ export function reportObject(
     phantom: facts.phantom !== undefined,
     ...(facts.phantom === undefined ? {} : { phantomReason: facts.phantom }),
     artifacts: facts.artifacts,
+    ...(facts.unlisted === 0 ? {} : { unlistedArtifacts: facts.unlisted }),
     results: options.quiet ? report.results.filter((result) => result.level === "fail") : report.results,
   };
 }

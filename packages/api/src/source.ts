@@ -49,9 +49,13 @@ export interface FileSource extends Named {
   readonly held?: MetadataFile;
 }
 
-/** A metadata file that should hold the return and is not there: the agent wrote none, or it was consumed. */
+/**
+ * A metadata file that should hold the return and is not there (the agent wrote none, or it was
+ * consumed), or is there but may not be read (`unreadable`: why).
+ */
 export interface MissingSource extends Named {
   readonly kind: "missing";
+  readonly unreadable?: string;
 }
 
 /** A return file as a commit holds it: checked against that commit's tree, not the disk. */
@@ -171,7 +175,9 @@ export function openNamedTask(task: string, slug: string, place: Place): FileSou
     opened.close();
     return withoutHandle(held(opened, shownName(named, place), relativeInside(place.root, named) ?? "", task));
   } catch (error) {
-    if (!isReturnlintError(error) || error.code !== "RETURN_NOT_FOUND") throw error;
+    if (!isReturnlintError(error)) throw error;
+    // There, but not the safe way (a task folder that is a link, a file too large): the return is refused, and says why.
+    if (error.code !== "RETURN_NOT_FOUND") return { ...missing(shownName(named, place), task), unreadable: error.message };
   }
   const found = openTaskSource(task, place);
   return found.kind === "missing" ? missing(shownName(named, place), task) : found;

@@ -125,8 +125,9 @@ export async function checkReturn(
     ok: result.ok,
     status: report.status,
     origin: report.origin,
-    source: source.name,
-    task: source.task ?? null,
+    // The source the return was found in: the message, or the metadata file it named.
+    source: result.source.name,
+    task: result.source.task ?? null,
     problems,
     warningCount: report.warningCount,
     internalError: report.internalError,

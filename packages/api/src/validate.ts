@@ -231,9 +231,10 @@ class FileViewOnUse implements FileView {
   }
 }
 
-/** What json-structure sees when the metadata file is not there. */
-export function missingReturn(file: string): FoundReturn {
-  return { text: "", origin: "file", parse: { ok: false, kind: "missing", file, reason: `no return metadata file at ${file}`, line: 1, column: 1 }, firstLine: 1 };
+/** What json-structure sees when the metadata file is not there, or may not be read (`unreadable`: why). */
+export function missingReturn(file: string, unreadable?: string): FoundReturn {
+  const parse = unreadable === undefined ? { kind: "missing" as const, reason: `no return metadata file at ${file}` } : { kind: "unreadable" as const, reason: unreadable };
+  return { text: "", origin: "file", parse: { ok: false, ...parse, file, line: 1, column: 1 }, firstLine: 1 };
 }
 
 /** $RETURNLINT_RULE_TIMEOUT_MS, read once per loaded config: reading the environment costs more than a rule. */

@@ -56,9 +56,14 @@ const MAX_SUFFIXES = 16;
  * 5. it is not found: archived when its task folder's archived twin holds it
  *    (`specs/archive/{N}_{SLUG}/…`), a near miss when its folder holds a name close to it, else missing;
  * 6. anything else: invalid, with the view's reason.
+ *
+ * `hints: false` looks at the claimed path alone (no archived twin, no near miss, no path inside
+ * the root for an absolute one): for a return that claims more artifacts than are worth a hint.
  */
-export function fateOf(claimed: string, files: FileView): ArtifactFate {
+export function fateOf(claimed: string, files: FileView, options: { readonly hints?: boolean } = {}): ArtifactFate {
   const checked = files.check(claimed);
+  // Without hints (the thousandth missing artifact of a return), no other path is looked at: the fate the view gives.
+  if (options.hints === false && !checked.ok) return checked.problem === "notFound" ? { fate: "missing" } : plainFate(checked.problem, checked.kind);
   if (checked.ok) return checked.size > 0 ? { fate: "exists", size: checked.size } : { fate: "empty" };
   switch (checked.problem) {
     case "absolute":
@@ -74,6 +79,13 @@ export function fateOf(claimed: string, files: FileView): ArtifactFate {
     default:
       return { fate: "invalid", problem: checked.problem };
   }
+}
+
+function plainFate(problem: FileProblem, kind: string | undefined): ArtifactFate {
+  if (problem === "absolute" || problem === "homeRelative") return { fate: "absolute" };
+  if (problem === "escapesRoot" || problem === "symlinkEscapesRoot") return { fate: "outside-root" };
+  if (problem === "notAFile" && kind === "directory") return { fate: "folder" };
+  return { fate: "invalid", problem };
 }
 
 function absoluteFate(claimed: string, files: FileView): ArtifactFate {

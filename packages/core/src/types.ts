@@ -178,12 +178,16 @@ export type ParseOutcome =
     })
   | (ParseNotes & {
       readonly ok: false;
-      /** `missing`: there was nothing to parse, because the metadata file that should hold the return does not exist. */
-      readonly kind: "empty" | "noReturn" | "syntax" | "trailing" | "missing";
+      /**
+       * `missing`: there was nothing to parse, because the metadata file that should hold the return
+       * does not exist; `unreadable`: it is there, but not as a regular file returnlint may read (a
+       * task folder that is a link, a file over the size limit), and `reason` says why.
+       */
+      readonly kind: "empty" | "noReturn" | "syntax" | "trailing" | "missing" | "unreadable";
       readonly reason: string;
       readonly line: number;
       readonly column: number;
-      /** For `missing`: the metadata file, as messages show it. */
+      /** For `missing` and `unreadable`: the metadata file, as messages show it. */
       readonly file?: string;
     });
 

@@ -24,6 +24,9 @@ export interface ServerOptions {
 
 const RESULT = z.object({ ruleId: z.string(), level: z.string(), messageId: z.string(), message: z.string() }).passthrough();
 
+/** One claimed artifact and its fate (docs/phantom-work.md). */
+const ARTIFACT = z.object({ pointer: z.string(), path: z.string(), fate: z.string() }).passthrough();
+
 /** `check --format json`'s report object. */
 const REPORT = {
   ok: z.boolean(),
@@ -37,6 +40,10 @@ const REPORT = {
   preset: z.string(),
   origin: z.string(),
   task: z.string().optional(),
+  phantom: z.boolean(),
+  phantomReason: z.string().optional(),
+  artifacts: z.array(ARTIFACT),
+  unlistedArtifacts: z.number().optional(),
   results: z.array(RESULT),
 };
 

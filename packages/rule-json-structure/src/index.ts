@@ -23,6 +23,12 @@ export default defineRule<Record<string, never>>({
         detail: "Error: Subagent finished without writing its return metadata file (or a postflight already consumed it)",
         recommendation: "Verify {agent} writes {file} (status, artifacts, metadata) before it returns",
       },
+      unreadableFile: {
+        text: "Return metadata file cannot be read: {file}",
+        detail: "Error: {reason}",
+        recommendation: "Verify {agent} writes {file} as a regular file in a real task folder",
+        reask: "{reason} Write {file} as a regular file in a real task folder before you stop",
+      },
       noReturn: {
         text: "Invalid JSON return from {agent}",
         detail: "Error: The subagent's final message contains no return: no JSON object was found in it",
@@ -61,7 +67,7 @@ export default defineRule<Record<string, never>>({
     const { parse } = context;
     if (parse.invalidUtf8 !== undefined) context.report({ messageId: "invalidUtf8", data: { ...parse.invalidUtf8 } });
     if (!parse.ok) {
-      const messageId = { empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText", missing: "missingFile" }[parse.kind];
+      const messageId = { empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText", missing: "missingFile", unreadable: "unreadableFile" }[parse.kind];
       context.report({ messageId, data: { reason: parse.reason, line: parse.line, column: parse.column, file: parse.file ?? "" } });
       return;
     }
