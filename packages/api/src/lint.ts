@@ -84,7 +84,7 @@ async function lint(text: string, options: LintOptions & Pick<ValidateOptions, "
   };
   return {
     report: reportObject(report, options.source, { ok: passed(input), quiet: false, ...(options.task === undefined ? {} : { task: options.task }) }),
-    reask: reask(input),
+    reask: reask([input], { several: false }),
   };
 }
 

@@ -7,9 +7,7 @@ import { validate } from "@returnlint/api";
 import { loadReturnlintConfig } from "../host.js";
 import { appendErrorLog } from "../error-log.js";
 import { formatterContext } from "@returnlint/api";
-import { MANY_FORMATTERS } from "../formatters/index.js";
-import { writeOutput } from "../atomic.js";
-import { emitOutputs, planOutputs, type Output } from "../formatters/output.js";
+import { emitOutputs, planOutputs } from "../formatters/output.js";
 import type { FormatterInput } from "@returnlint/api";
 import { exitCodeOfReport, warningsVerdict } from "@returnlint/api";
 import { readReturnFile, type ReturnInput } from "@returnlint/api";
@@ -256,8 +254,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     const inputs = verdicts.map(({ one }) => one.input);
     // Not `{ ...io }`: spreading would read io.stdin, whose stream a run that reads a file never needs.
     const printer = { color, stdout: (text: string) => { io.stdout(text); } };
-    if (tasks !== undefined && tasks.length > 1) await emitMany(outputs, inputs, printer);
-    else if (inputs[0] !== undefined) await emitOutputs(outputs, inputs[0], printer);
+    await emitOutputs(outputs, inputs, { several: tasks !== undefined && tasks.length > 1 }, printer);
 
     for (const { one, code, consumed } of verdicts) {
       const { report, source } = one.input;
@@ -290,19 +287,6 @@ function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Several returns (`--task` with a range or a list): each output is one document for them all. */
-async function emitMany(outputs: readonly Output[], inputs: readonly Omit<FormatterInput, "color">[], io: { readonly color: boolean; stdout(text: string): void }): Promise<void> {
-  const rendered = await Promise.all(
-    outputs.map(async (output) => {
-      const format = await MANY_FORMATTERS[output.format]?.();
-      if (format === undefined) throw new ReturnlintError("INTERNAL", `no combined output for --format ${output.format}`);
-      return { file: output.file, text: format(inputs.map((input) => ({ ...input, color: output.file === undefined && io.color }))) };
-    }),
-  );
-  for (const { file, text } of rendered) if (file !== undefined) writeOutput(file, text);
-  for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
 }
 
 /** The exit code of one return (the library's verdict). When nothing on standard output says why, standard error does. */
