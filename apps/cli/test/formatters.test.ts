@@ -407,3 +407,39 @@ describe("several outputs at once", () => {
     }
   });
 });
+
+describe("one return or several", () => {
+  const researched = (task: string) => ({
+    status: "researched",
+    artifacts: [{ type: "report", path: `specs/${task}/reports/research-001.md`, summary: "Report" }],
+    metadata: metadata("lean-research-agent"),
+  });
+  const root = project({
+    "specs/7_first/.return-meta.json": researched("7_first"),
+    "specs/7_first/reports/research-001.md": "# Report\n",
+    // Two folders for task 12: it cannot be read.
+    "specs/12_a/.return-meta.json": researched("12_a"),
+    "specs/012_b/.return-meta.json": researched("012_b"),
+  });
+  const check = (tasks: string, format: string) => returnlint(["check", "--task", tasks, "--format", format], { cwd: root });
+
+  it("prints one return's document when one is asked for: a JSON object, no heading, no closing verdict", () => {
+    expect(JSON.parse(check("7", "json").stdout)).toMatchObject({ ok: true, task: "7" });
+    expect(JSON.parse(check("7", "response").stdout)).toMatchObject({ status: "researched" });
+    expect(check("7", "reask").stdout).toBe('The return is valid (status "researched"); nothing to fix.\n');
+    const stylish = check("7", "stylish");
+    expect(stylish.status).toBe(0);
+    expect(stylish.stdout.trimEnd().split("\n").at(-2)).toBe("[PASS] Return validation succeeded");
+    expect(stylish.stdout).not.toContain("tasks passed validation");
+  });
+
+  it("prints the document for several when several are asked for, even when only one of them could be read", () => {
+    const json = check("7,12", "json");
+    expect(json.status).toBe(2);
+    expect(json.stderr).toContain("returnlint: task 12: Several directories for task 12");
+    expect((JSON.parse(json.stdout) as { task: string }[]).map((report) => report.task)).toEqual(["7"]);
+    expect((JSON.parse(check("7,12", "response").stdout) as { status: string }[]).map((one) => one.status)).toEqual(["researched"]);
+    expect(check("7,12", "reask").stdout).toBe('Task 7 (specs/7_first/.return-meta.json):\nThe return is valid (status "researched"); nothing to fix.\n');
+    expect(check("7,12", "stylish").stdout.trimEnd().split("\n").at(-1)).toBe("[PASS] All 1 tasks passed validation");
+  });
+});

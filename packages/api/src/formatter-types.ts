@@ -37,7 +37,20 @@ export interface FormatterInput {
   readonly quiet: boolean;
 }
 
-export type Formatter = (input: FormatterInput) => string;
+/** What a formatter is told about the run as a whole, besides the returns (ESLint hands its formatters a context too). */
+export interface FormatterRun {
+  /**
+   * Several returns were asked for (`check --task 7,9-11`): the document is the one for several
+   * (a JSON array, a closing verdict, a heading per return) however many of them could be read,
+   * so that its shape follows the question and not the answer. False: one return was asked for,
+   * and the list holds it.
+   */
+  readonly several: boolean;
+}
 
-/** Several returns in one document (`check --task` with a range or a list), in the order given. */
-export type ManyFormatter = (inputs: readonly FormatterInput[]) => string;
+/**
+ * Every output format has this one shape: the returns, in the order given, as one document. One
+ * return is a list of one; the formats that print it differently from several (a JSON object rather
+ * than an array, no closing verdict) learn which it is from `run`.
+ */
+export type Formatter = (inputs: readonly FormatterInput[], run: FormatterRun) => string;

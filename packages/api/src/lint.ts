@@ -177,7 +177,7 @@ async function linted(source: ReturnSource, options: LintReturnOptions): Promise
   const input = { ...formatterInput(result, { cwd: options.root, quiet: false }), color: false };
   return {
     report: reportObject(result.report, result.source.name, { ok: result.ok, quiet: false, facts: result.facts, ...(result.source.task === undefined ? {} : { task: result.source.task }) }),
-    reask: reask(input),
+    reask: reask([input], { several: false }),
     result,
   };
 }

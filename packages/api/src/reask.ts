@@ -1,5 +1,5 @@
 import { agentName, isObject, preview, quoted, subagentName, tokensOf, valueAt, type Result } from "@returnlint/core";
-import type { Formatter, FormatterInput, ManyFormatter } from "./formatter-types.js";
+import type { Formatter, FormatterInput } from "./formatter-types.js";
 import { failing, passed } from "./verdict.js";
 
 /**
@@ -192,20 +192,24 @@ export function reaskLine(result: Result, value: unknown, agent: string = agentN
  * For the subagent itself: its problems and nothing else (no passes, no summary).
  * A return that passed gets one line saying so; one whose only failures are
  * returnlint's own gets nothing (exit 2 tells the orchestrator not to re-ask).
+ * Of several returns, each is under a line naming its task (or file), for the
+ * subagent that wrote it.
  */
-export const reask: Formatter = (input) => {
-  const status = isObject(input.value) && typeof input.value.status === "string" ? input.value.status : undefined;
-  if (passed(input)) return `The return is valid${status === undefined ? "" : ` (status ${JSON.stringify(status)})`}; nothing to fix.\n`;
-  const lines = reaskLines(input);
-  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
-};
-
-/** Several returns: each under a line naming its task (or file), for the subagent that wrote it. */
-export const reaskMany: ManyFormatter = (inputs) =>
-  inputs
+export const reask: Formatter = (inputs, { several }) => {
+  if (!several) return inputs.map(reaskText).join("");
+  return inputs
     .map((input) => {
-      const text = reask(input);
+      const text = reaskText(input);
       return text === "" ? "" : `${input.task === undefined ? input.source : `Task ${input.task}`} (${input.source}):\n${text}`;
     })
     .filter((text) => text !== "")
     .join("\n");
+};
+
+/** One return's text for its subagent. */
+function reaskText(input: FormatterInput): string {
+  const status = isObject(input.value) && typeof input.value.status === "string" ? input.value.status : undefined;
+  if (passed(input)) return `The return is valid${status === undefined ? "" : ` (status ${JSON.stringify(status)})`}; nothing to fix.\n`;
+  const lines = reaskLines(input);
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+}

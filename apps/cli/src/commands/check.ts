@@ -18,9 +18,7 @@ import {
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { appendErrorLog } from "../error-log.js";
-import { MANY_FORMATTERS } from "../formatters/index.js";
-import { writeOutput } from "../atomic.js";
-import { emitOutputs, planOutputs, type Output } from "../formatters/output.js";
+import { emitOutputs, planOutputs } from "../formatters/output.js";
 import { colorWanted } from "../terminal.js";
 import { readStdinOf, type CommandIo } from "./io.js";
 
@@ -226,8 +224,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     const inputs = verdicts.map(({ result }) => formatterInput(result, { cwd: io.cwd, quiet: values.quiet === true, ...(maxWarnings === undefined ? {} : { maxWarnings }) }));
     // Not `{ ...io }`: spreading would read io.stdin, whose stream a run that reads a file never needs.
     const printer = { color, stdout: (text: string) => { io.stdout(text); } };
-    if (tasks !== undefined && tasks.length > 1) await emitMany(outputs, inputs, printer);
-    else if (inputs[0] !== undefined) await emitOutputs(outputs, inputs[0], printer);
+    await emitOutputs(outputs, inputs, { several: tasks !== undefined && tasks.length > 1 }, printer);
 
     for (const { result, consumed } of verdicts) {
       const { report, source } = result;
@@ -243,22 +240,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   }
 }
 
-/** Several returns (`--task` with a range or a list): each output is one document for them all. */
-async function emitMany(outputs: readonly Output[], inputs: readonly Omit<FormatterInput, "color">[], io: { readonly color: boolean; stdout(text: string): void }): Promise<void> {
-  const rendered = await Promise.all(
-    outputs.map(async (output) => {
-      const format = await MANY_FORMATTERS[output.format]?.();
-      if (format === undefined) throw new ReturnlintError("INTERNAL", `no combined output for --format ${output.format}`);
-      return { file: output.file, text: format(inputs.map((input) => ({ ...input, color: output.file === undefined && io.color }))) };
-    }),
-  );
-  for (const { file, text } of rendered) if (file !== undefined) writeOutput(file, text);
-  for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
-}
-
-/** When nothing on standard output says why a return's exit code is what it is, standard error does. */
-function sayWhyNotShown(result: LintResult, shown: { readonly warnings: boolean; readonly crash: boolean; readonly maxWarnings: number | undefined }, io: CommandIo): void {
-  const { report } = result;
+import { emitOutputs, planOutputs } from "../formatters/output.js";
   if (report.internalError && !shown.crash) {
     const crashed = report.results.filter((finding) => finding.messageId === "ruleCrashed" || finding.messageId === "ruleTimedOut").map((finding) => finding.message);
     io.stderr(`returnlint: ${crashed.join("; ") || "a rule failed"}: the verdict on ${result.source.name} is incomplete.\n`);

@@ -1,6 +1,6 @@
 import type { Result } from "@returnlint/core";
 import { lineOf } from "./locate.js";
-import type { Formatter, ManyFormatter } from "@returnlint/api";
+import type { Formatter, FormatterInput } from "@returnlint/api";
 import { problems, warningsFail } from "@returnlint/api";
 
 /** A workflow command's message: %, CR and LF are escaped so that one result stays one command. */
@@ -22,9 +22,12 @@ function message(result: Result): string {
 /**
  * GitHub Actions workflow commands: `::error file=…,line=…,title=…::message` for a
  * failure and `::warning …` for a warning, which GitHub shows as annotations on the
- * return file. Nothing is printed for a return without problems.
+ * return file. Nothing is printed for a return without problems; of several returns,
+ * each one's commands follow the last one's (each names its file).
  */
-export const github: Formatter = (input) => {
+export const github: Formatter = (inputs) => inputs.map(commands).join("");
+
+function commands(input: FormatterInput): string {
   const countsWarnings = warningsFail(input);
   const lines = problems(input).map((result) => {
     const command = result.level === "fail" || countsWarnings ? "error" : "warning";
@@ -35,7 +38,4 @@ export const github: Formatter = (input) => {
     return `::${command} ${properties.join(",")}::${escapeData(message(result))}`;
   });
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
-};
-
-/** Several returns: every return's commands, one after another (each names its file). */
-export const githubMany: ManyFormatter = (inputs) => inputs.map(github).join("");
+}

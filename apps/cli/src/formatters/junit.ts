@@ -1,5 +1,5 @@
 import type { Result } from "@returnlint/core";
-import type { Formatter, FormatterInput, ManyFormatter } from "@returnlint/api";
+import type { Formatter, FormatterInput } from "@returnlint/api";
 import { warningsFail } from "@returnlint/api";
 import { attributes, escapeXml } from "./xml.js";
 
@@ -26,14 +26,11 @@ interface Suite {
 }
 
 /**
- * JUnit XML for CI test reports: one test suite per return, one test case per
- * configured rule, a <failure> per failing result, <skipped/> for a rule that did
- * not run, and the rule's other lines of the transcript in <system-out>.
+ * JUnit XML for CI test reports: one document, one test suite per return, one test
+ * case per configured rule, a <failure> per failing result, <skipped/> for a rule
+ * that did not run, and the rule's other lines of the transcript in <system-out>.
  */
-export const junit: Formatter = (input) => document([suiteOf(input)]);
-
-/** Several returns: one document, a test suite per return. */
-export const junitMany: ManyFormatter = (inputs) => document(inputs.map(suiteOf));
+export const junit: Formatter = (inputs) => document(inputs.map(suiteOf));
 
 function document(suites: readonly Suite[]): string {
   const sum = (key: "tests" | "failures" | "errors" | "skipped") => suites.reduce((total, suite) => total + suite[key], 0);

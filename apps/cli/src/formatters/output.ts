@@ -2,7 +2,7 @@ import { writeOutput } from "../atomic.js";
 import path from "node:path";
 import { ReturnlintError } from "@returnlint/core";
 import { formatterFor, type FormatterLoader } from "./index.js";
-import type { FormatterInput } from "@returnlint/api";
+import type { FormatterInput, FormatterRun } from "@returnlint/api";
 
 export interface Output {
   readonly format: string;
@@ -41,16 +41,22 @@ export function planOutputs(formats: readonly string[] | undefined, files: reado
 /**
  * Renders every output, writes the files, then prints what goes to standard
  * output: when a file cannot be written, nothing is printed and the run exits 2.
- * Files are never coloured. A file is written by atomic.ts's writeOutput: a regular
- * file is replaced whole, a device, FIFO or /dev/stdout is written in place.
+ * Each output is one document for all the returns (`run` says whether several were
+ * asked for). Files are never coloured. A file is written by atomic.ts's writeOutput:
+ * a regular file is replaced whole, a device, FIFO or /dev/stdout is written in place.
  */
 export async function emitOutputs(
   outputs: readonly Output[],
-  input: Omit<FormatterInput, "color">,
+  inputs: readonly Omit<FormatterInput, "color">[],
+  run: FormatterRun,
   io: { readonly color: boolean; stdout(text: string): void },
 ): Promise<void> {
   const rendered = await Promise.all(
-    outputs.map(async (output) => ({ file: output.file, text: (await output.load())({ ...input, color: output.file === undefined && io.color }) })),
+    outputs.map(async (output) => {
+      const format = await output.load();
+      const color = output.file === undefined && io.color;
+      return { file: output.file, text: format(inputs.map((input) => ({ ...input, color })), run) };
+    }),
   );
   for (const { file, text } of rendered) if (file !== undefined) writeOutput(file, text);
   for (const { file, text } of rendered) if (file === undefined) io.stdout(text);

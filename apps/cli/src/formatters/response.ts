@@ -1,6 +1,6 @@
 import { isObject, jsonText, type Result } from "@returnlint/core";
 import { jsonArray } from "./json.js";
-import type { Formatter, FormatterInput, ManyFormatter } from "@returnlint/api";
+import type { Formatter, FormatterInput } from "@returnlint/api";
 import { failing, passed, warningsVerdict } from "@returnlint/api";
 
 interface ErrorEntry {
@@ -33,12 +33,11 @@ function failureSummary(input: FormatterInput, problems: readonly Result[]): str
  * The seeds' Error Response Format (orchestration-validation.md), for the
  * orchestrator to relay: on a failure `status: "failed"`, the first failure as the
  * summary, no artifacts, and one `errors[]` entry per problem; on a pass, the
- * validated return's own status, summary, artifacts and errors.
+ * validated return's own status, summary, artifacts and errors. Several returns:
+ * one JSON array of responses, one per line, in the order of the tasks.
  */
-export const response: Formatter = (input) => `${responseOf(input)}\n`;
-
-/** Several returns: one JSON array of responses, one per line, in the order of the tasks. */
-export const responseMany: ManyFormatter = (inputs) => jsonArray(inputs.map(responseOf));
+export const response: Formatter = (inputs, { several }) =>
+  several ? jsonArray(inputs.map(responseOf)) : inputs.map((input) => `${responseOf(input)}\n`).join("");
 
 function responseOf(input: FormatterInput): string {
   if (!passed(input)) {

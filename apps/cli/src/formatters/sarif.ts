@@ -2,7 +2,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Result } from "@returnlint/core";
 import { lineOf } from "./locate.js";
-import type { Formatter, FormatterInput, ManyFormatter, RuleInfo } from "@returnlint/api";
+import type { Formatter, FormatterInput, RuleInfo } from "@returnlint/api";
 import { passed, problems } from "@returnlint/api";
 
 declare const RETURNLINT_VERSION: string;
@@ -39,14 +39,11 @@ function location(input: FormatterInput, result: Result): Record<string, unknown
 }
 
 /**
- * SARIF 2.1.0, for GitHub code scanning and other SARIF viewers: the rules with
- * their docs URLs, and one result per failure or warning, located in the return
- * file (line of the JSON Pointer) and by the pointer itself.
+ * SARIF 2.1.0, for GitHub code scanning and other SARIF viewers: one log with a run
+ * per return, the rules with their docs URLs, and one result per failure or warning,
+ * located in the return file (line of the JSON Pointer) and by the pointer itself.
  */
-export const sarif: Formatter = (input) => log([runOf(input)]);
-
-/** Several returns: one log with a run per return. */
-export const sarifMany: ManyFormatter = (inputs) => log(inputs.map(runOf));
+export const sarif: Formatter = (inputs) => log(inputs.map(runOf));
 
 function log(runs: readonly Record<string, unknown>[]): string {
   return `${JSON.stringify({ $schema: "https://json.schemastore.org/sarif-2.1.0.json", version: "2.1.0", runs }, null, 2)}\n`;

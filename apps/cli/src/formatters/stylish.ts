@@ -1,5 +1,5 @@
 import type { Level, Result } from "@returnlint/core";
-import type { Formatter, ManyFormatter } from "@returnlint/api";
+import type { Formatter, FormatterInput } from "@returnlint/api";
 import { passed, subject, warningsFail, warningsVerdict } from "@returnlint/api";
 
 const TAG: Readonly<Record<Level, string>> = { pass: "[PASS]", info: "[INFO]", warn: "[WARN]", fail: "[FAIL]" };
@@ -17,9 +17,16 @@ function plural(count: number, word: string): string {
 
 /**
  * The seeds' transcript: `[PASS] …`, `[FAIL] …`, `Error: …`, `Recommendation: …`, then the verdict.
- * `--quiet` keeps a failing return's header, failures and verdict, and prints nothing for one that passed.
+ * Several returns: each one's transcript, a blank line between them, then one line for them all.
  */
-export const stylish: Formatter = (input) => {
+export const stylish: Formatter = (inputs, { several }) => {
+  const transcripts = inputs.map(transcript);
+  if (!several) return transcripts.join("");
+  return [...transcripts.filter((text) => text !== ""), closingVerdict(inputs)].join("\n");
+};
+
+/** One return's transcript. `--quiet` keeps a failing return's header, failures and verdict, and prints nothing for one that passed. */
+function transcript(input: FormatterInput): string {
   const { report, source, color, quiet } = input;
   const paint = painter(color);
   const ok = passed(input);
@@ -43,11 +50,10 @@ export const stylish: Formatter = (input) => {
     lines.push(`${paint("fail", TAG.fail)} Subagent return validation failed: ${why}`, counts);
   }
   return `${lines.join("\n")}\n`;
-};
+}
 
-/** Each return's transcript, a blank line between them, then one line for them all. */
-export const stylishMany: ManyFormatter = (inputs) => {
-  const transcripts = inputs.map(stylish).filter((text) => text !== "");
+/** One line for several returns: how many failed, and which. */
+function closingVerdict(inputs: readonly FormatterInput[]): string {
   const failed = inputs.filter((input) => !passed(input));
   const paint = painter(inputs[0]?.color ?? false);
   const noun = inputs.every((input) => input.task !== undefined) ? "tasks" : "returns";
@@ -55,8 +61,8 @@ export const stylishMany: ManyFormatter = (inputs) => {
     failed.length === 0
       ? `${paint("pass", TAG.pass)} All ${String(inputs.length)} ${noun} passed validation`
       : `${paint("fail", TAG.fail)} ${String(failed.length)} of ${String(inputs.length)} ${noun} failed validation: ${failed.map(subject).join(", ")}`;
-  return [...transcripts, `${verdict}\n`].join("\n");
-};
+  return `${verdict}\n`;
+}
 
 function describe(result: Result, paint: Paint): string[] {
   const lines = [`${paint(result.level, TAG[result.level])} ${result.message}`];
