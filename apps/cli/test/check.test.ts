@@ -91,6 +91,7 @@ describe("returnlint check --format json", () => {
       hint: ', the success status of /plan; use "researched"',
       advice: "use",
       suggestion: "researched",
+      instruction: ', the success status of /plan; use "researched"',
     });
     // Passes carry their data too; a finding whose rule reported none has no data.
     expect(report.results.find((result) => result.messageId === "validJson")).not.toHaveProperty("data");

@@ -63,7 +63,7 @@ describe("--task", () => {
       results: [{ ruleId: "json-structure", level: "fail", messageId: "missingFile", message: `Return metadata file does not exist: ${missing}` }],
     });
     const reask = returnlint(["check", "--task", "11", "--root", root, "-f", "reask"]);
-    expect(reask.stdout).toBe(`- (the whole return): you wrote no return metadata file; write ${missing} (status, artifacts, metadata) before you finish.\n`);
+    expect(reask.stdout).toBe(`- (the whole return): you wrote no return metadata file; write ${missing} (status, artifacts, metadata) before you stop.\n`);
     const response = JSON.parse(returnlint(["check", "--task", "11", "--root", root, "-f", "response"]).stdout) as { status: string; summary: string };
     expect(response).toMatchObject({ status: "failed", summary: `Validation failed: Return metadata file does not exist: ${missing}` });
     const sarif = JSON.parse(returnlint(["check", "--task", "11", "--root", root, "-f", "sarif"]).stdout) as { runs: { results: { ruleId: string; properties: { messageId: string } }[] }[] };

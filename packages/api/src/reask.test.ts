@@ -5,13 +5,12 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Result } from "@returnlint/core";
-import { instructedFindings, reaskLine } from "./reask.js";
-
-const INSTRUCTED = instructedFindings();
+import { formatterContext } from "./context.js";
+import { reask, reaskLine } from "./reask.js";
 import { loadBuiltinRules } from "./registry.js";
+import { validate, type ValidateOptions } from "./validate.js";
 
 const BUILTIN_RULES = await loadBuiltinRules();
-import { validate, type ValidateOptions } from "./validate.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "returnlint-reask-"));
 mkdirSync(path.join(root, "reports", "folder"), { recursive: true });
@@ -24,7 +23,7 @@ const metadata = { session_id: "sess_1", agent_type: "researcher", delegation_de
 const ERROR = { type: "execution", message: "m", recoverable: true, recommendation: "r" };
 const v7 = (fields: Record<string, unknown>) => JSON.stringify({ status: "completed", summary: "Done.", artifacts: [], metadata, ...fields });
 
-/** Returns that break each built-in check the reask lines know, with what the caller knew. */
+/** Returns that break the built-in checks addressed to the subagent, with what the caller knew. */
 const RETURNS: readonly [string, string, ValidateOptions][] = [
   ["prose", "I did the research.", {}],
   ["empty", "", {}],
@@ -34,7 +33,6 @@ const RETURNS: readonly [string, string, ValidateOptions][] = [
   ["no metadata file", "", { missingFile: true, source: "specs/7_x/.return-meta.json", preset: "metadata-file" }],
   ["missing and mistyped fields", JSON.stringify({ summary: 5, artifacts: [], metadata: { ...metadata, agent_type: undefined } }), {}],
   ["a status in the wrong case", v7({ status: "Completed" }), {}],
-  ["a status nothing resembles", v7({ status: "zzzzzzzz" }), {}],
   ["a planned return to /research", v7({ status: "planned" }), { preset: "metadata-file", command: "research" }],
   ["a status that is a number", v7({ status: 1 }), {}],
   ["another session", v7({}), { sessionId: "sess_2" }],
@@ -66,20 +64,53 @@ const RETURNS: readonly [string, string, ValidateOptions][] = [
   ["unfinished at a gate", JSON.stringify({ status: "in_progress", started_at: "2026-01-01T00:00:00Z", artifacts: [], metadata }), { preset: "metadata-file", command: "research" }],
 ];
 
+/** Findings addressed to whoever runs returnlint (its config, --git-base, --transcript, a postflight that never finished), or information only: the generic line is right for them. */
+const FOR_THE_CALLER = new Set([
+  "artifact-content/badPattern",
+  "artifact-evidence/unknownRevision",
+  "artifact-evidence/shallowClone",
+  "artifact-evidence/transcriptUnreadable",
+  "early-metadata/interrupted",
+  "postflight-marker/markerLeft",
+]);
+
 async function problemsOf(text: string, options: ValidateOptions) {
   const report = await validate(text, { cwd: root, root, preset: "v7", ...options });
   return { report, problems: report.results.filter((result) => result.level === "fail" || result.level === "warn") };
 }
 
-/** The same finding with every word of its message changed: its data, id and pointer kept. */
-function reworded(result: Result): Result {
-  return { ...result, message: "Reworded headline: 1", detail: "Error: reworded (2)\nExpected: at nothing", recommendation: "Fix the subagent to do something else" };
+/** What `check --format reask` prints for a return (`--max-warnings` given or not). */
+async function reaskOf(text: string, options: ValidateOptions, maxWarnings?: number): Promise<string> {
+  const report = await validate(text, { cwd: root, root, preset: "v7", ...options });
+  return reask({ report, source: "<text>", cwd: root, ...formatterContext(report), color: false, quiet: false, ...(maxWarnings === undefined ? {} : { maxWarnings }) });
 }
 
-describe("reask lines come from the findings' data, not their wording", () => {
+/** Every string written in a source file: literals, template parts, and the names of object keys. */
+function wordsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) found.push(node.text);
+    if ((ts.isPropertyAssignment(node) || ts.isPropertyAccessExpression(node)) && ts.isIdentifier(node.name)) found.push(node.name.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const REASK_TS = fileURLToPath(new URL("./reask.ts", import.meta.url));
+
+describe("the reask formatter knows no rule: each rule words its own line", () => {
+  it("reask.ts names no built-in rule id and no built-in message id, and imports no rule", () => {
+    const ruleIds = new Set(BUILTIN_RULES.keys());
+    const messageIds = new Set([...BUILTIN_RULES.values()].flatMap(({ rule }) => Object.keys(rule.meta.messages)));
+    const named = wordsOf(REASK_TS).filter((word) => ruleIds.has(word) || messageIds.has(word) || [...ruleIds].some((id) => word.includes(`${id}/`)));
+    expect(named).toEqual([]);
+    expect(readFileSync(REASK_TS, "utf8")).not.toMatch(/@returnlint\/rule-/);
+  });
+
   it("no regular expression in reask.ts: nothing there can parse a rule's message", () => {
-    const file = fileURLToPath(new URL("./reask.ts", import.meta.url));
-    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+    const source = ts.createSourceFile(REASK_TS, readFileSync(REASK_TS, "utf8"), ts.ScriptTarget.Latest, true);
     const found: string[] = [];
     const visit = (node: ts.Node): void => {
       if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) found.push(node.getText(source));
@@ -90,14 +121,30 @@ describe("reask lines come from the findings' data, not their wording", () => {
     expect(found).toEqual([]);
   });
 
-  it("every built-in finding gives the same line however its message is worded", async () => {
+  it("every built-in message addressed to the subagent has its rule's reask template", () => {
+    const unworded = [...BUILTIN_RULES.values()].flatMap(({ rule }) =>
+      Object.entries(rule.meta.messages)
+        .filter(([id, spec]) => spec.recommendation !== undefined && spec.reask === undefined && !FOR_THE_CALLER.has(`${rule.id}/${id}`))
+        .map(([id]) => `${rule.id}/${id}`),
+    );
+    expect(unworded).toEqual([]);
+    for (const key of FOR_THE_CALLER) {
+      const [ruleId = "", messageId = ""] = key.split("/");
+      expect(BUILTIN_RULES.get(ruleId)?.rule.meta.messages[messageId], key).toBeDefined();
+    }
+  });
+
+  it("every built-in finding a subagent can fix is given as its rule filled it, after its pointer", async () => {
     const covered = new Set<string>();
     for (const [name, text, options] of RETURNS) {
       const { report, problems } = await problemsOf(text, options);
       expect(problems.length, name).toBeGreaterThan(0);
       for (const result of problems) {
-        covered.add(`${result.ruleId}/${result.messageId}`);
-        expect(reaskLine(reworded(result), report.value, report.agent), `${name}: ${result.ruleId}/${result.messageId}`).toBe(reaskLine(result, report.value, report.agent));
+        const finding = `${result.ruleId}/${result.messageId}`;
+        covered.add(finding);
+        expect(result.reask, `${name}: ${finding}`).toBeDefined();
+        const pointer = result.pointer === undefined || result.pointer === "" ? "(the whole return)" : result.pointer;
+        expect(reaskLine(result, report.value, report.agent), `${name}: ${finding}`).toBe(`${pointer}: ${result.reask ?? ""}.`);
       }
     }
     expect([...covered]).toEqual(
@@ -134,67 +181,51 @@ describe("reask lines come from the findings' data, not their wording", () => {
     );
   });
 
-  it("says what the data says: the suggested status, the expected place, the kind of file, where parsing stopped", async () => {
-    const lines = async (text: string, options: ValidateOptions = {}) => {
-      const { report, problems } = await problemsOf(text, options);
-      return problems.map((result) => reaskLine(result, report.value, report.agent));
-    };
-    expect(await lines(v7({ status: "Completed" }))).toContain('/status: "status" must be one of completed, partial, failed, blocked; received "Completed"; set "status" to "completed".');
-    expect(await lines(v7({ status: "planned" }), { preset: "metadata-file", command: "research" })).toContain(
-      '/status: "status" must be one of researched, partial, failed, blocked, in_progress for /research; received "planned", the success status of /plan; use "researched".',
+  it("a return checked as a whole: one line per problem, each after its pointer, warnings once --max-warnings fails them, and the session id it expected never given away", async () => {
+    const looping = v7({ status: "failed", errors: [{ type: "execution", recoverable: "yes" }], metadata: { ...metadata, session_id: "sess_9", delegation_depth: 2, delegation_path: ["orchestrator", "researcher", "researcher"] } });
+    const text = await reaskOf(looping, { sessionId: "sess_expected" }, 0);
+    expect(await reaskOf(looping, { sessionId: "sess_expected" })).toBe(text.split("\n").slice(0, 2).join("\n") + "\n");
+    expect(text).toBe(
+      [
+        '- /metadata/session_id: the session id "sess_9" is not the one you were delegated; return the session id from your delegation context, unchanged.',
+        "- /metadata/delegation_path/2: researcher appears twice in the delegation path orchestrator → researcher → researcher; never delegate back to an agent already in your chain.",
+        "- /errors/0/message: errors[0] has no message; add it as a non-empty string.",
+        '- /errors/0/recoverable: errors[0].recoverable is string "yes"; make it a boolean (true when a retry may succeed).',
+        "- /errors/0/recommendation: errors[0] has no recommendation; add it as a non-empty string.",
+        "",
+      ].join("\n"),
     );
-    expect(await lines(JSON.stringify({ status: "blocked", summary: "s", artifacts: [], errors: [ERROR], session_id: "sess_1", metadata: { ...metadata, session_id: undefined } }))).toContain(
-      "/session_id: the session id is at session_id, but this format keeps it at metadata.session_id; move it there.",
-    );
-    expect(await lines(v7({ artifacts: [{ type: "report", path: "reports/folder" }] }))).toEqual(['/artifacts/0/path: "reports/folder" is a directory, not a file; point "path" at the file you wrote.']);
-    expect(await lines('{"status": "completed",,}')).toEqual([
-      "(the whole return): the return is not valid JSON (expected a property name in double quotes, found ',' at line 1, column 24); fix the JSON there and send the whole object again.",
-    ]);
-    expect(await lines("", { missingFile: true, source: "specs/7_x/.return-meta.json", preset: "metadata-file" })).toEqual([
-      "(the whole return): you wrote no return metadata file; write specs/7_x/.return-meta.json (status, artifacts, metadata) before you finish.",
-    ]);
+    expect(text).not.toContain("sess_expected");
   });
 
-  it("every built-in finding addressed to the subagent has a line: worded here from its data, or by its rule's reask template", () => {
-    // Addressed to whoever runs returnlint (its config, --git-base, --transcript, a postflight that never finished), or information only: the fallback's words are right.
-    const forTheCaller = new Set(["artifact-content/badPattern", "artifact-evidence/unknownRevision", "artifact-evidence/shallowClone", "artifact-evidence/transcriptUnreadable", "early-metadata/interrupted", "postflight-marker/markerLeft"]);
-    const unworded = [...BUILTIN_RULES.values()].flatMap(({ rule }) =>
-      Object.entries(rule.meta.messages)
-        .filter(([id, spec]) => spec.recommendation !== undefined && spec.reask === undefined && !INSTRUCTED.has(`${rule.id}/${id}`) && !forTheCaller.has(`${rule.id}/${id}`))
-        .map(([id]) => `${rule.id}/${id}`),
-    );
-    expect(unworded).toEqual([]);
-    for (const key of INSTRUCTED) {
-      const [ruleId = "", messageId = ""] = key.split("/");
-      expect(BUILTIN_RULES.get(ruleId)?.rule.meta.messages[messageId], key).toBeDefined();
-    }
+  it("a return with nothing to fix gets one line saying so", async () => {
+    expect(await reaskOf(v7({ status: "partial", errors: [ERROR] }), {})).toBe('The return is valid (status "partial"); nothing to fix.\n');
   });
+});
 
-  it("a rule's own reask template is filled from its data: the delegation cycle and the error entry", async () => {
-    const { report, problems } = await problemsOf(
-      v7({ status: "failed", errors: [{ type: "execution", recoverable: "yes" }], metadata: { ...metadata, delegation_depth: 2, delegation_path: ["orchestrator", "researcher", "researcher"] } }),
-      {},
-    );
-    expect(problems.map((result) => reaskLine(result, report.value, report.agent))).toEqual([
-      "/metadata/delegation_path/2: researcher appears twice in the delegation path orchestrator → researcher → researcher; never delegate back to an agent already in your chain.",
-      "/errors/0/message: errors[0] has no message; add it as a non-empty string.",
-      "/errors/0/recoverable: errors[0].recoverable is string \"yes\"; make it a boolean (true when a retry may succeed).",
-      "/errors/0/recommendation: errors[0] has no recommendation; add it as a non-empty string.",
-    ]);
-  });
+describe("the generic line, for a rule that words none", () => {
+  const custom: Result = {
+    ruleId: "no-todo",
+    level: "fail",
+    messageId: "todo",
+    message: "Artifact has a TODO",
+    detail: "Note: found by a custom rule\nError: reports/r.md still says TODO",
+    recommendation: "Fix researcher subagent to finish the report",
+    data: { path: "reports/r.md" },
+    pointer: "/artifacts/0/path",
+  };
 
-  it("a finding it has no line for keeps its rule's words, turned to the subagent", () => {
-    const custom: Result = {
-      ruleId: "no-todo",
-      level: "fail",
-      messageId: "todo",
-      message: "Artifact has a TODO",
-      detail: "Error: reports/r.md still says TODO",
-      recommendation: "Fix researcher subagent to finish the report",
-      data: { path: "reports/r.md" },
-      pointer: "/artifacts/0/path",
-    };
+  it("an unknown custom rule's finding: its Error line, then its recommendation turned to the subagent", () => {
     expect(reaskLine(custom, {}, "researcher")).toBe("/artifacts/0/path: reports/r.md still says TODO; finish the report.");
-    expect(reaskLine({ ...custom, reask: "remove the TODO from {path}" }, {}, "researcher")).toBe("/artifacts/0/path: remove the TODO from {path}.");
+  });
+
+  it("a recommendation addressed to no one is kept as written; no detail falls back to the headline; no recommendation says to fix it", () => {
+    expect(reaskLine({ ...custom, recommendation: "Remove the TODO" }, {}, "researcher")).toBe("/artifacts/0/path: reports/r.md still says TODO; remove the TODO.");
+    const { detail: _detail, recommendation: _recommendation, ...bare } = custom;
+    expect(reaskLine(bare, {}, "researcher")).toBe("/artifacts/0/path: artifact has a TODO; fix it.");
+  });
+
+  it("a custom rule's own reask is taken at its word, as one sentence", () => {
+    expect(reaskLine({ ...custom, pointer: "", reask: "remove the TODO from\n  reports/r.md..." }, {}, "researcher")).toBe("(the whole return): remove the TODO from reports/r.md.");
   });
 });

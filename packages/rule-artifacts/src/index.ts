@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, isObject, isSuccessLike, jsonType, pointerOf, type FileCheck, type FileProblem } from "@returnlint/core";
+import { defineRule, docsUrl, isObject, isSuccessLike, jsonType, MAX_QUOTED_CHARS, pointerOf, preview, type FileCheck, type FileProblem } from "@returnlint/core";
 
 interface Options {
   /** Statuses that say the work is unfinished: their artifacts are not checked (the seeds' rule). */
@@ -7,6 +7,7 @@ interface Options {
 
 const WRONG_PATH = "Verify {agent} writes artifacts to correct paths";
 const RELATIVE = "Fix {subagent} to name artifacts by paths relative to the project root";
+const ARTIFACT_SHAPE = '{"type": …, "path": …, "summary": …}';
 
 const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
   emptyPath: "emptyPath",
@@ -27,6 +28,11 @@ const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
 function shown(path: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
   return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
+}
+
+/** A path as the subagent's line quotes it (`quotedPath`): in JSON, whole as far as any message quotes, so that a stray space or quote shows. */
+function quotedPath(path: string): string {
+  return preview(path, MAX_QUOTED_CHARS);
 }
 
 /** Step 5 (CRITICAL): a return that claims finished work names artifacts that really exist. */
@@ -57,81 +63,111 @@ export default defineRule<Options>({
         text: "Agent returned '{status}' status but created no artifacts",
         detail: "Error: Phantom work detected - status={status} but no artifacts",
         recommendation: "Verify {agent} creates artifacts before updating status",
+        reask: `status "{status}" says the work is done but "artifacts" is empty; write the files and list each as ${ARTIFACT_SHAPE}, or set status to "partial"`,
       },
       artifactCount: { text: "Artifact count: {count}" },
       bareString: {
         text: "Artifact {index} is a bare path, not an object: {path}",
         detail: 'Error: each artifact must be an object with "type", "path" and "summary"',
         recommendation: "Fix {subagent} to return artifacts as objects with type, path and summary",
+        reask: 'the artifact is a bare path; make it an object: {"type": …, "path": {quotedPath}, "summary": …}',
       },
       notAnObject: {
         text: "Artifact {index} is not an object: received {type}",
         detail: 'Error: each artifact must be an object with "type", "path" and "summary"',
         recommendation: "Fix {subagent} to return artifacts as objects with type, path and summary",
+        reask: `the artifact is {value}, not an object; make it ${ARTIFACT_SHAPE}`,
       },
       missingPath: {
         text: "Artifact {index} has no path",
         detail: 'Error: each artifact must name its file in "path"',
         recommendation: "Fix {subagent} to give every artifact a path",
+        reask: 'the artifact has no "path"; add the path of the file you wrote, relative to the project root',
       },
       pathNotString: {
         text: "Artifact {index} path is not a string: received {type}",
         detail: 'Error: "path" must be a string relative to the project root',
         recommendation: RELATIVE,
+        reask: '"path" is {value}, not a string; give the file\'s path as a string relative to the project root',
       },
-      emptyPath: { text: "Artifact {index} path is empty", detail: 'Error: "path" must name a file', recommendation: WRONG_PATH },
+      emptyPath: {
+        text: "Artifact {index} path is empty",
+        detail: 'Error: "path" must name a file',
+        recommendation: WRONG_PATH,
+        reask: '"path" is empty; give the path of the file you wrote',
+      },
       nulByte: {
         text: "Artifact path contains a NUL byte: {path}",
         detail: "Error: no file can have this name",
         recommendation: WRONG_PATH,
+        reask: "the path {quotedPath} contains a NUL byte; fix the path",
       },
       absolutePath: {
         text: "Artifact path is absolute: {path}",
         detail: "Error: artifact paths must be relative to the project root ({root})",
         recommendation: RELATIVE,
+        reask: "the path {quotedPath} is absolute; make it relative to the project root",
       },
       homeRelativePath: {
         text: "Artifact path is home-relative: {path}",
         detail: 'Error: "~" is expanded by a shell, never by the file system; artifact paths must be relative to the project root ({root})',
         recommendation: RELATIVE,
+        reask: 'the path {quotedPath} starts with "~", which only a shell expands; make it relative to the project root',
       },
       escapesRoot: {
         text: "Artifact path leaves the project root: {path}",
         detail: "Error: the path resolves outside {root}",
         recommendation: RELATIVE,
+        reask: "the path {quotedPath} leads outside the project root; write the file inside the project and give its relative path",
       },
       symlinkEscapesRoot: {
         text: "Artifact is a symlink leading outside the project root: {path}",
         detail: "Error: the link resolves outside {root}; returnlint does not follow it",
         recommendation: "Verify {agent} writes artifacts inside the project",
+        reask: "{quotedPath} is a symlink leading outside the project; write the real file inside the project",
       },
-      symlinkLoop: { text: "Artifact path is a symlink loop: {path}", detail: "Error: the links never reach a file", recommendation: WRONG_PATH },
+      symlinkLoop: {
+        text: "Artifact path is a symlink loop: {path}",
+        detail: "Error: the links never reach a file",
+        recommendation: WRONG_PATH,
+        reask: "{quotedPath} is a symlink loop; replace it with the file itself",
+      },
       notFound: {
         text: "Artifact does not exist: {path}",
         detail: "Error: Subagent claimed to create artifact but file does not exist",
         recommendation: WRONG_PATH,
+        reask: "file {quotedPath} does not exist; write it, or fix the path",
       },
       notAFile: {
         text: "Artifact is not a regular file: {path} ({kind})",
         detail: "Error: Subagent named a {kind} as an artifact; artifacts are files",
         recommendation: WRONG_PATH,
+        reask: '{quotedPath} is a {kind}, not a file; point "path" at the file you wrote',
       },
-      nameTooLong: { text: "Artifact path is too long: {path}", detail: "Error: the file system rejects this name", recommendation: WRONG_PATH },
+      nameTooLong: {
+        text: "Artifact path is too long: {path}",
+        detail: "Error: the file system rejects this name",
+        recommendation: WRONG_PATH,
+        reask: "the path {quotedPath} is too long for the file system; use a shorter name",
+      },
       unreadable: {
         text: "Artifact cannot be inspected: {path}",
         detail: "Error: permission denied or an I/O error while looking at the file",
         recommendation: WRONG_PATH,
+        reask: "file {quotedPath} cannot be read; make it readable, or fix the path",
       },
       returnFile: {
         text: "Artifact is a return file, not work: {path}",
         detail: "Error: a return metadata file (or the return being checked) cannot be the evidence of its own work",
         recommendation: "Verify {agent} lists the files its work produced, not its return",
+        reask: "{quotedPath} is a return file, not work; list the files your work produced",
       },
       exists: { text: "Artifact exists: {path}" },
       empty: {
         text: "Artifact is empty: {path}",
         detail: "Error: Subagent created file but wrote no content",
         recommendation: "Verify {agent} writes content to artifacts",
+        reask: "file {quotedPath} is empty; write its content",
       },
       nonEmpty: { text: "Artifact is non-empty: {path} ({size} bytes)" },
       allValidated: { text: "{count} artifacts validated" },
@@ -157,17 +193,17 @@ export default defineRule<Options>({
       const pointer = pointerOf("artifacts", index);
       if (typeof entry === "string") {
         failures += 1;
-        context.report({ messageId: "bareString", data: { index, path: shown(entry) }, pointer });
+        context.report({ messageId: "bareString", data: { index, path: shown(entry), quotedPath: quotedPath(entry) }, pointer });
         named.push({ index, path: entry, pointer });
       } else if (!isObject(entry)) {
         failures += 1;
-        context.report({ messageId: "notAnObject", data: { index, type: jsonType(entry) }, pointer });
+        context.report({ messageId: "notAnObject", data: { index, type: jsonType(entry), value: preview(entry, 60) }, pointer });
       } else if (entry.path === undefined || entry.path === null) {
         failures += 1;
         context.report({ messageId: "missingPath", data: { index }, pointer });
       } else if (typeof entry.path !== "string") {
         failures += 1;
-        context.report({ messageId: "pathNotString", data: { index, type: jsonType(entry.path) }, pointer: `${pointer}/path` });
+        context.report({ messageId: "pathNotString", data: { index, type: jsonType(entry.path), value: preview(entry.path, 60) }, pointer: `${pointer}/path` });
       } else {
         named.push({ index, path: entry.path, pointer: `${pointer}/path` });
       }
@@ -188,7 +224,7 @@ export default defineRule<Options>({
         return;
       }
       failures += 1;
-      const data = { index, path: shown(path), root: files.root, kind: checked.kind ?? "file" };
+      const data = { index, path: shown(path), quotedPath: quotedPath(path), root: files.root, kind: checked.kind ?? "file" };
       context.report({ messageId: PROBLEM_MESSAGE[checked.problem], data, pointer });
     });
     named.forEach(({ path, pointer }, position) => {
@@ -196,7 +232,7 @@ export default defineRule<Options>({
       if (checked?.ok !== true) return;
       if (checked.size === 0) {
         failures += 1;
-        context.report({ messageId: "empty", data: { path: shown(path) }, pointer });
+        context.report({ messageId: "empty", data: { path: shown(path), quotedPath: quotedPath(path) }, pointer });
       } else {
         context.pass({ messageId: "nonEmpty", data: { path: shown(path), size: checked.size } });
       }

@@ -84,6 +84,7 @@ new RuleTester({ describe, it }).run(rule, {
           pointer: "/status",
           message: "Agent has not finished: status is in_progress at the /research postflight gate, started 12 minutes ago",
           detail: 'early metadata is not a result; last progress at stage "searches_completed"',
+          reask: 'status "in_progress" says your work is not finished; finish it and set the success status, or set status to "partial" with errors[] saying what is left',
         },
       ],
     },

@@ -67,6 +67,7 @@ export default defineRule<Options>({
         text: "Agent has not finished: status is in_progress at the /{command} postflight gate, started {ago}",
         detail: "Error: early metadata is not a result; {progress}",
         recommendation: "Do not run postflight: resume the task with {resume} so that {agent} continues from {from}",
+        reask: 'status "in_progress" says your work is not finished; finish it and set the success status, or set status to "partial" with errors[] saying what is left',
       },
       interrupted: {
         text: "Agent was interrupted before finishing: status is in_progress, started {ago}",

@@ -26,7 +26,7 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "the seed's missing status",
       input: { summary: "x", artifacts: [], metadata },
-      errors: [{ messageId: "missingField", pointer: "/status", message: "Missing required field: status" }],
+      errors: [{ messageId: "missingField", pointer: "/status", message: "Missing required field: status", reask: '"status" is missing; add it' }],
     },
     {
       name: "every missing field is reported, not only the first",
@@ -40,7 +40,7 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "a missing metadata subfield uses the seed's metadata wording",
       input: { ...v7, metadata: { ...metadata, session_id: undefined } },
-      errors: [{ messageId: "missingMetadataField", pointer: "/metadata/session_id", message: "Missing required metadata field: session_id" }],
+      errors: [{ messageId: "missingMetadataField", pointer: "/metadata/session_id", message: "Missing required metadata field: session_id", reask: '"metadata.session_id" is missing; add it' }],
     },
     {
       name: "null counts as missing, as with jq -e",
@@ -56,7 +56,14 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "artifacts must be an array",
       input: { ...v7, artifacts: "specs/1_x/report.md" },
-      errors: [{ messageId: "wrongType", pointer: "/artifacts", data: { field: "artifacts", expected: "an array", actual: "string", value: '"specs/1_x/report.md"' } }],
+      errors: [
+        {
+          messageId: "wrongType",
+          pointer: "/artifacts",
+          data: { field: "artifacts", expected: "an array", actual: "string", value: '"specs/1_x/report.md"' },
+          reask: '"artifacts" must be an array; received string "specs/1_x/report.md"; change it to that type',
+        },
+      ],
     },
     {
       name: "metadata must be an object, and its subfields are then not checked",
@@ -66,7 +73,14 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "delegation_depth must be an integer",
       input: { ...v7, metadata: { ...metadata, delegation_depth: "1" } },
-      errors: [{ messageId: "wrongType", pointer: "/metadata/delegation_depth", data: { field: "metadata.delegation_depth", expected: "an integer" } }],
+      errors: [
+        {
+          messageId: "wrongType",
+          pointer: "/metadata/delegation_depth",
+          data: { field: "metadata.delegation_depth", expected: "an integer" },
+          reask: '"metadata.delegation_depth" must be an integer; received string "1"; change it to that type',
+        },
+      ],
     },
     {
       name: "status must be a string",

@@ -25,6 +25,7 @@ new RuleTester({ describe, it }).run(rule, {
           pointer: "/metadata/session_id",
           message: "Session ID mismatch",
           detail: `Expected: ${sessionId}\nGot: sess_WRONG_SESSION_ID`,
+          reask: 'the session id "sess_WRONG_SESSION_ID" is not the one you were delegated; return the session id from your delegation context, unchanged',
         },
       ],
     },
@@ -39,7 +40,7 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a number is not the session id",
       input: { metadata: { session_id: 1735460684 } },
       sessionId,
-      errors: [{ messageId: "mismatch", data: { actual: "1735460684" } }],
+      errors: [{ messageId: "mismatch", data: { actual: "1735460684" }, reask: "the session id 1735460684 is not the one you were delegated; return the session id from your delegation context, unchanged" }],
     },
     {
       name: "a metadata file from another session is stale metadata, not a mere mismatch",
@@ -74,7 +75,14 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a v7 return with the session id at the top level",
       input: { status: "completed", session_id: sessionId, metadata: {} },
       sessionId,
-      errors: [{ messageId: "misplaced", pointer: "/session_id", data: { found: "session_id", field: "metadata.session_id" } }],
+      errors: [
+        {
+          messageId: "misplaced",
+          pointer: "/session_id",
+          data: { found: "session_id", field: "metadata.session_id" },
+          reask: "the session id is at session_id, but this format keeps it at metadata.session_id; move it there",
+        },
+      ],
     },
   ],
 });

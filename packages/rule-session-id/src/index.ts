@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, pointerFromPath, preview, tokensOf, valueAt } from "@returnlint/core";
+import { defineRule, docsUrl, MAX_QUOTED_CHARS, pointerFromPath, preview, tokensOf, valueAt } from "@returnlint/core";
 
 interface Options {
   /** Where the format keeps the session id: `session_id` (v5) or `metadata.session_id`. */
@@ -30,6 +30,8 @@ export default defineRule<Options>({
         text: "Session ID mismatch",
         detail: "Expected: {expected}\nGot: {actual}\nError: Subagent return validation failed",
         recommendation: "Fix {subagent} to return correct session_id",
+        // Never the expected id: a subagent told it would copy it, and the check would prove nothing.
+        reask: "the session id {value} is not the one you were delegated; return the session id from your delegation context, unchanged",
       },
       staleMetadata: {
         text: "Stale return metadata: {file} belongs to session {actual}, not this run's {expected}",
@@ -41,6 +43,7 @@ export default defineRule<Options>({
         text: "Session ID in the wrong place: found at {found}, expected at {field}",
         detail: "Error: this format keeps the session id at {field}",
         recommendation: "Fix {subagent} to return session_id at {field}",
+        reask: "the session id is at {found}, but this format keeps it at {field}; move it there",
       },
     },
   },
@@ -68,7 +71,9 @@ export default defineRule<Options>({
         const file = task === undefined || task === "" ? ".return-meta.json" : `specs/${task}_*/.return-meta.json`;
         context.report({ messageId: "staleMetadata", data: { file, expected, actual: shown }, pointer });
       } else {
-        context.report({ messageId: "mismatch", data: { expected, actual: shown }, pointer });
+        // The subagent's own id as JSON, so that it sees a number or an id with a stray space for what it is.
+        const value = preview(actual, typeof actual === "string" ? MAX_QUOTED_CHARS : 60);
+        context.report({ messageId: "mismatch", data: { expected, actual: shown, value }, pointer });
       }
       return;
     }

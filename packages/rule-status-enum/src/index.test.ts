@@ -29,6 +29,7 @@ new RuleTester({ describe, it }).run(rule, {
           message: "Invalid status: in-progress",
           detail: 'must be one of completed, partial, failed, blocked; received "in-progress"',
           data: { status: "in-progress", allowed: "completed, partial, failed, blocked", scope: "", advice: "note", suggestion: "partial" },
+          reask: '"status" must be one of completed, partial, failed, blocked; received "in-progress"; unfinished work is "partial"; set "status" to one of the allowed values',
         },
       ],
     },
@@ -42,6 +43,7 @@ new RuleTester({ describe, it }).run(rule, {
           messageId: "invalidStatus",
           detail: '"status" must be one of researched, partial, failed, blocked for /research; received "planned", the success status of /plan; use "researched"',
           data: { status: "planned", allowed: "researched, partial, failed, blocked", scope: " for /research", advice: "use", suggestion: "researched" },
+          reask: '"status" must be one of researched, partial, failed, blocked for /research; received "planned", the success status of /plan; use "researched"',
         },
       ],
     },
@@ -56,7 +58,14 @@ new RuleTester({ describe, it }).run(rule, {
       name: "completed without a command: every contextual success, and no one suggestion",
       input: { status: "completed" },
       options: metadataFile,
-      errors: [{ messageId: "invalidStatus", detail: 'use "researched" or "planned" or "implemented"', data: { advice: "use", hint: '; use "researched" or "planned" or "implemented" ("completed" triggers Claude\'s stop behavior)' } }],
+      errors: [
+        {
+          messageId: "invalidStatus",
+          detail: 'use "researched" or "planned" or "implemented"',
+          data: { advice: "use", hint: '; use "researched" or "planned" or "implemented" ("completed" triggers Claude\'s stop behavior)' },
+          reask: '"status" must be one of researched, planned, implemented, partial, failed, blocked, in_progress; received "completed"; use "researched" or "planned" or "implemented" ("completed" triggers Claude\'s stop behavior)',
+        },
+      ],
     },
     { name: "done → completed", input: { status: "done" }, errors: [{ messageId: "invalidStatus", data: { advice: "didYouMean", suggestion: "completed" } }] },
     { name: "complete → completed", input: { status: "complete" }, errors: [{ messageId: "invalidStatus", data: { advice: "didYouMean", suggestion: "completed" } }] },
@@ -82,14 +91,33 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "wrong case",
       input: { status: "Completed" },
-      errors: [{ messageId: "invalidStatus", detail: 'did you mean "completed"? (statuses are lower case)', data: { advice: "didYouMean", suggestion: "completed" } }],
+      errors: [
+        {
+          messageId: "invalidStatus",
+          detail: 'did you mean "completed"? (statuses are lower case)',
+          data: { advice: "didYouMean", suggestion: "completed" },
+          reask: '"status" must be one of completed, partial, failed, blocked; received "Completed"; set "status" to "completed"',
+        },
+      ],
     },
     { name: "a typo", input: { status: "blokced" }, errors: [{ messageId: "invalidStatus", data: { advice: "didYouMean", suggestion: "blocked" } }] },
-    { name: "nothing close", input: { status: "zzzzzzzz" }, errors: [{ messageId: "invalidStatus", data: { advice: "none", hint: "" } }] },
+    {
+      name: "nothing close",
+      input: { status: "zzzzzzzz" },
+      errors: [{ messageId: "invalidStatus", data: { advice: "none", hint: "" }, reask: '"status" must be one of completed, partial, failed, blocked; received "zzzzzzzz"; set "status" to one of the allowed values' }],
+    },
     {
       name: "a number",
       input: { status: 1 },
-      errors: [{ messageId: "notAString", pointer: "/status", detail: "received number 1", data: { type: "number", value: "1", allowed: "completed, partial, failed, blocked" } }],
+      errors: [
+        {
+          messageId: "notAString",
+          pointer: "/status",
+          detail: "received number 1",
+          data: { type: "number", value: "1", allowed: "completed, partial, failed, blocked" },
+          reask: '"status" must be a string, one of completed, partial, failed, blocked; received number 1; set "status" to one of the allowed values',
+        },
+      ],
     },
     {
       name: "in_progress where early metadata is not allowed",

@@ -91,6 +91,16 @@ function suggestionFor(status: string, allowed: readonly string[], options: Opti
   return guess === undefined ? { hint: "", advice: "none" } : { hint: `; did you mean "${guess}"?`, advice: "didYouMean", suggestion: guess };
 }
 
+/**
+ * The end of the subagent's line, after its diagnosis: a guess becomes an order to use it, a hint
+ * that already says which status to use is the order, and anything else ends with the plain one.
+ */
+function instructionFor({ hint, advice, suggestion }: Suggestion): string {
+  if (advice === "didYouMean" && suggestion !== undefined) return `; set "status" to ${JSON.stringify(suggestion)}`;
+  if (advice === "use") return hint;
+  return `${hint}; set "status" to one of the allowed values`;
+}
+
 /** Step 3: the status is one the command allows. */
 export default defineRule<Options>({
   id: "status-enum",
@@ -114,11 +124,13 @@ export default defineRule<Options>({
         text: "Invalid status: {status}",
         detail: 'Error: "status" must be one of {allowed}{scope}; received "{status}"{hint}',
         recommendation: "Fix {subagent} to use valid status enum",
+        reask: '"status" must be one of {allowed}{scope}; received "{status}"{instruction}',
       },
       notAString: {
         text: "Invalid status: {value}",
         detail: 'Error: "status" must be a string, one of {allowed}{scope}; received {type} {value}',
         recommendation: "Fix {subagent} to use valid status enum",
+        reask: '"status" must be a string, one of {allowed}{scope}; received {type} {value}; set "status" to one of the allowed values',
       },
     },
   },
@@ -137,6 +149,7 @@ export default defineRule<Options>({
       context.report({ messageId: "notAString", data, pointer: "/status" });
       return;
     }
-    context.report({ messageId: "invalidStatus", data: { status, allowed: allowed.join(", "), scope, ...suggestionFor(status, allowed, options, command) }, pointer: "/status" });
+    const suggestion = suggestionFor(status, allowed, options, command);
+    context.report({ messageId: "invalidStatus", data: { status, allowed: allowed.join(", "), scope, ...suggestion, instruction: instructionFor(suggestion) }, pointer: "/status" });
   },
 });

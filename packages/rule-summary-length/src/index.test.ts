@@ -20,7 +20,7 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a configured limit",
       input: { summary: "x".repeat(121) },
       options: { maxChars: 120 },
-      errors: [{ messageId: "tooLong", data: { max: 120, tokens: 30 } }],
+      errors: [{ messageId: "tooLong", data: { max: 120, tokens: 30 }, reask: "the summary is 121 characters, over the 120 recommended; shorten it to 2-5 sentences and put the details in an artifact" }],
     },
   ],
 });

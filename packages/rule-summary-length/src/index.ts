@@ -23,6 +23,7 @@ export default defineRule<Options>({
         text: "Summary exceeds recommended length: {length} characters",
         detail: "Error: the summary should stay within {max} characters (about {tokens} tokens)",
         recommendation: "Shorten {subagent}'s summary to 2-5 sentences and put the details in an artifact",
+        reask: "the summary is {length} characters, over the {max} recommended; shorten it to 2-5 sentences and put the details in an artifact",
       },
     },
   },

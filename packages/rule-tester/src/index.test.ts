@@ -126,6 +126,20 @@ describe("RuleTester", () => {
     expect(results['word > invalid > {"status":"bad"}']).toBe('message "badStatus" left placeholder {wrod} unfilled');
   });
 
+  it("fails when the reask line differs from the one expected, and shows the one it got", async () => {
+    const rule = wordRule({ meta: { messages: { badStatus: { text: "Status is {status}", reask: 'set "status" to something other than "{status}"' } } } });
+    const results = await outcomes(
+      collect(rule, {
+        invalid: [
+          { name: "the reask it words", input: { status: "bad" }, errors: [{ messageId: "badStatus", reask: 'set "status" to something other than "bad"' }] },
+          { name: "only part of it", input: { status: "bad", x: 1 }, errors: [{ messageId: "badStatus", reask: 'set "status" to something other' }] },
+        ],
+      }),
+    );
+    expect(results["word > invalid > the reask it words"]).toBeUndefined();
+    expect(results["word > invalid > only part of it"]).toContain('| reask set "status" to something other than "bad"');
+  });
+
   it("fails on an invalid case that reports nothing", async () => {
     const results = await outcomes(collect(wordRule(), { invalid: [{ input: { status: "ok" }, errors: [{ messageId: "badStatus" }] }] }));
     expect(results['word > invalid > {"status":"ok"}']).toBe("an invalid case reported nothing");

@@ -47,6 +47,8 @@ export interface ExpectedError {
   readonly detail?: string;
   /** Entries the finding's `data` must hold, each equal to the value given (other entries may be there too). */
   readonly data?: Readonly<Record<string, string | number>>;
+  /** The filled `reask` line, whole: what the subagent is told to change. */
+  readonly reask?: string;
 }
 
 export interface InvalidCase extends CaseBase {
@@ -181,7 +183,8 @@ async function runCase(rule: AnyRule, testCase: CaseBase, invalid: InvalidCase |
         (expected.pointer !== undefined && actual.pointer !== expected.pointer) ||
         (expected.message !== undefined && !actual.message.includes(expected.message)) ||
         (expected.detail !== undefined && !(actual.detail ?? "").includes(expected.detail)) ||
-        (expected.data !== undefined && !holdsData(actual, expected.data));
+        (expected.data !== undefined && !holdsData(actual, expected.data)) ||
+        (expected.reask !== undefined && actual.reask !== expected.reask);
       if (mismatch) {
         throw new RuleTesterError(`problem ${String(index)}: expected ${JSON.stringify(expected)}, got:\n${list([actual])}`);
       }
@@ -239,6 +242,6 @@ function writeFixtures(root: string, files: Readonly<Record<string, FixtureEntry
 
 function list(results: readonly Result[]): string {
   return results
-    .map((result) => `  ${result.level} ${result.messageId} ${result.pointer ?? ""} ${result.message} | ${result.detail ?? ""}${result.data === undefined ? "" : ` | data ${JSON.stringify(result.data)}`}`)
+    .map((result) => `  ${result.level} ${result.messageId} ${result.pointer ?? ""} ${result.message} | ${result.detail ?? ""}${result.data === undefined ? "" : ` | data ${JSON.stringify(result.data)}`}${result.reask === undefined ? "" : ` | reask ${result.reask}`}`)
     .join("\n");
 }
