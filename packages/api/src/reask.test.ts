@@ -5,10 +5,11 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Result } from "@returnlint/core";
-import { formatterContext } from "./context.js";
+import { formatterInput, lintSource } from "./lint.js";
 import { reask, reaskLine } from "./reask.js";
 import { loadBuiltinRules } from "./registry.js";
-import { validate, type ValidateOptions } from "./validate.js";
+import { textSource, type ReturnSource } from "./source.js";
+import type { ValidateOptions } from "./validate.js";
 
 const BUILTIN_RULES = await loadBuiltinRules();
 
@@ -24,13 +25,13 @@ const ERROR = { type: "execution", message: "m", recoverable: true, recommendati
 const v7 = (fields: Record<string, unknown>) => JSON.stringify({ status: "completed", summary: "Done.", artifacts: [], metadata, ...fields });
 
 /** Returns that break the built-in checks addressed to the subagent, with what the caller knew. */
-const RETURNS: readonly [string, string, ValidateOptions][] = [
+const RETURNS: readonly [string, string | ReturnSource, ValidateOptions][] = [
   ["prose", "I did the research.", {}],
   ["empty", "", {}],
   ["syntax", '{"status": "completed",,}', {}],
   ["trailing", '{"status": "completed"} and more', {}],
   ["not an object", "[1, 2]", {}],
-  ["no metadata file", "", { missingFile: true, source: "specs/7_x/.return-meta.json", preset: "metadata-file" }],
+  ["no metadata file", { kind: "missing", name: "specs/7_x/.return-meta.json" }, { preset: "metadata-file" }],
   ["missing and mistyped fields", JSON.stringify({ summary: 5, artifacts: [], metadata: { ...metadata, agent_type: undefined } }), {}],
   ["a status in the wrong case", v7({ status: "Completed" }), {}],
   ["a planned return to /research", v7({ status: "planned" }), { preset: "metadata-file", command: "research" }],
@@ -74,15 +75,15 @@ const FOR_THE_CALLER = new Set([
   "postflight-marker/markerLeft",
 ]);
 
-async function problemsOf(text: string, options: ValidateOptions) {
-  const report = await validate(text, { cwd: root, root, preset: "v7", ...options });
+async function problemsOf(given: string | ReturnSource, options: ValidateOptions) {
+  const { report } = await lintSource(typeof given === "string" ? textSource(given) : given, { cwd: root, root, preset: "v7", ...options });
   return { report, problems: report.results.filter((result) => result.level === "fail" || result.level === "warn") };
 }
 
 /** What `check --format reask` prints for a return (`--max-warnings` given or not). */
 async function reaskOf(text: string, options: ValidateOptions, maxWarnings?: number): Promise<string> {
-  const report = await validate(text, { cwd: root, root, preset: "v7", ...options });
-  return reask({ report, source: "<text>", cwd: root, ...formatterContext(report), color: false, quiet: false, ...(maxWarnings === undefined ? {} : { maxWarnings }) });
+  const result = await lintSource(textSource(text), { cwd: root, root, preset: "v7", ...options });
+  return reask([{ ...formatterInput(result, { cwd: root, quiet: false, ...(maxWarnings === undefined ? {} : { maxWarnings }) }), color: false }], { several: false });
 }
 
 /** Every string written in a source file: literals, template parts, and the names of object keys. */

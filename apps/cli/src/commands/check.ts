@@ -240,7 +240,9 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
   }
 }
 
-import { emitOutputs, planOutputs } from "../formatters/output.js";
+/** When nothing on standard output says why a return's exit code is what it is, standard error does. */
+function sayWhyNotShown(result: LintResult, shown: { readonly warnings: boolean; readonly crash: boolean; readonly maxWarnings: number | undefined }, io: CommandIo): void {
+  const { report } = result;
   if (report.internalError && !shown.crash) {
     const crashed = report.results.filter((finding) => finding.messageId === "ruleCrashed" || finding.messageId === "ruleTimedOut").map((finding) => finding.message);
     io.stderr(`returnlint: ${crashed.join("; ") || "a rule failed"}: the verdict on ${result.source.name} is incomplete.\n`);
