@@ -1,4 +1,4 @@
-import { closest } from "./suggest.js";
+import { editDistance } from "./suggest.js";
 import type { FileProblem, FileView } from "./types.js";
 import { ARCHIVE_DIR, METADATA_FILE, SPECS_DIR } from "./vocabulary.js";
 
@@ -54,7 +54,8 @@ const MAX_SUFFIXES = 16;
  * 3. it leads outside the root: outside-root;
  * 4. it names a folder: folder;
  * 5. it is not found: archived when its task folder's archived twin holds it
- *    (`specs/archive/{N}_{SLUG}/…`), a near miss when its folder holds a name close to it, else missing;
+ *    (`specs/archive/{N}_{SLUG}/…`), a near miss when its folder holds a name a typo away (an edit
+ *    for every five characters of a name of eight or more), else missing;
  * 6. anything else: invalid, with the view's reason.
  *
  * `hints: false` looks at the claimed path alone (no archived twin, no near miss, no path inside
@@ -115,11 +116,29 @@ function notFoundFate(claimed: string, files: FileView): ArtifactFate {
   const name = claimed.slice(slash + 1);
   const names = files.list?.(folder);
   if (names === undefined || names === null || name === "") return { fate: "missing" };
-  const near = closest(
-    name,
-    names.filter((candidate) => candidate !== name && candidate !== METADATA_FILE),
-  );
+  const near = nearestName(name, names);
   if (near === undefined) return { fate: "missing" };
   const didYouMean = folder === "" ? near : `${folder}/${near}`;
   return files.check(didYouMean).ok ? { fate: "near-miss", didYouMean } : { fate: "missing" };
+}
+
+/** Names shorter than this get no near miss: `a.md` is one letter from `b.md`, and that says nothing. */
+const MIN_HINTED_NAME = 8;
+
+/** The name in a folder one typo away from `name` (an edit for every five characters, at most), if one is. */
+function nearestName(name: string, names: readonly string[]): string | undefined {
+  if (name.length < MIN_HINTED_NAME) return undefined;
+  const bound = Math.floor(name.length / 5);
+  let best: string | undefined;
+  let bestDistance = bound + 1;
+  for (const candidate of names) {
+    // The distance is at least the difference in length.
+    if (candidate === name || candidate === METADATA_FILE || Math.abs(candidate.length - name.length) > bound) continue;
+    const distance = editDistance(name, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
 }

@@ -24,8 +24,32 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "a symlink that stays inside the root", input: completed("link.md"), files: { "real.md": "x", "link.md": { symlink: "real.md" } } },
     { name: "a ./ prefix and redundant segments", input: completed("./docs/../docs/a.md"), files: { "docs/a.md": "x" } },
     { name: "a missing list is required-fields' job", input: { status: "completed" } },
+    {
+      name: "an artifact archived with its task: moved, not missing",
+      input: { status: "researched", artifacts: [artifact("specs/25_x/reports/research-001.md")] },
+      files: { "specs/archive/25_x/reports/research-001.md": "# r\n" },
+    },
   ],
   invalid: [
+    {
+      name: "a near miss: the claimed report is missing, its folder holds one a typo away",
+      input: completed("specs/25_x/reports/research-002.md"),
+      files: { "specs/25_x/reports/research-001.md": "# r\n" },
+      errors: [
+        {
+          messageId: "nearMiss",
+          pointer: "/artifacts/0/path",
+          message: "Artifact does not exist: specs/25_x/reports/research-002.md (did you mean specs/25_x/reports/research-001.md?)",
+          reask: 'file "specs/25_x/reports/research-002.md" does not exist (its folder holds specs/25_x/reports/research-001.md); write it, or fix the path',
+        },
+      ],
+    },
+    {
+      name: "an absolute path from another clone: the same file is inside the project",
+      input: completed("/home/someone/project/specs/25_x/reports/research-001.md"),
+      files: { "specs/25_x/reports/research-001.md": "# r\n" },
+      errors: [{ messageId: "absoluteInsideRoot", pointer: "/artifacts/0/path", data: { insideRoot: "specs/25_x/reports/research-001.md" } }],
+    },
     {
       name: "phantom work: completed with no artifacts (example 3)",
       input: { status: "completed", artifacts: [] },

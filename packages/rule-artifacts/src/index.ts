@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, isObject, isSuccessLike, jsonType, MAX_QUOTED_CHARS, pointerOf, preview, type FileCheck, type FileProblem } from "@returnlint/core";
+import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, MAX_QUOTED_CHARS, pointerOf, preview, type ArtifactFate, type FileCheck, type FileProblem } from "@returnlint/core";
 
 interface Options {
   /** Statuses that say the work is unfinished: their artifacts are not checked (the seeds' rule). */
@@ -23,6 +23,18 @@ const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
   unreadable: "unreadable",
   returnFile: "returnFile",
 };
+
+/** The problems a fate can add to (core's `fateOf`): an archived twin, a near miss, the same file inside the root. */
+const HINTED: ReadonlySet<FileProblem> = new Set<FileProblem>(["notFound", "absolute", "homeRelative"]);
+/** How many artifacts of one return get a hint. */
+const MAX_HINTED = 100;
+
+/** The message a fate words better than the file view's problem alone, with its data. */
+function hintOf(fate: ArtifactFate): { messageId: string; data: Record<string, string> } | undefined {
+  if (fate.fate === "near-miss") return { messageId: "nearMiss", data: { didYouMean: fate.didYouMean } };
+  if (fate.fate === "absolute" && fate.insideRoot !== undefined) return { messageId: "absoluteInsideRoot", data: { insideRoot: fate.insideRoot } };
+  return undefined;
+}
 
 /** Prints a path as the seeds do, unless it holds control characters that would garble the line. */
 function shown(path: string): string {
@@ -138,6 +150,19 @@ export default defineRule<Options>({
         recommendation: WRONG_PATH,
         reask: "file {quotedPath} does not exist; write it, or fix the path",
       },
+      nearMiss: {
+        text: "Artifact does not exist: {path} (did you mean {didYouMean}?)",
+        detail: "Error: Subagent claimed to create artifact but file does not exist; its folder holds {didYouMean}",
+        recommendation: WRONG_PATH,
+        reask: "file {quotedPath} does not exist (its folder holds {didYouMean}); write it, or fix the path",
+      },
+      absoluteInsideRoot: {
+        text: "Artifact path is absolute: {path} (the file is at {insideRoot} in the project)",
+        detail: "Error: artifact paths must be relative to the project root ({root})",
+        recommendation: RELATIVE,
+        reask: "the path {quotedPath} is absolute; write it relative to the project root: {insideRoot}",
+      },
+      archived: { text: "Artifact moved to the archive with its task: {path} (now {movedTo})" },
       notAFile: {
         text: "Artifact is not a regular file: {path} ({kind})",
         detail: "Error: Subagent named a {kind} as an artifact; artifacts are files",
@@ -223,9 +248,17 @@ export default defineRule<Options>({
         context.pass({ messageId: "exists", data: { path: shown(path) } });
         return;
       }
-      failures += 1;
       const data = { index, path: shown(path), quotedPath: quotedPath(path), root: files.root, kind: checked.kind ?? "file" };
-      context.report({ messageId: PROBLEM_MESSAGE[checked.problem], data, pointer });
+      // Where a hint may be found (the first artifacts only: a return of a million costs no million hints).
+      const fate = position < MAX_HINTED && HINTED.has(checked.problem) ? fateOf(path, files) : undefined;
+      if (fate?.fate === "archived") {
+        // The task was archived after it finished: its files moved with it, and the work is there.
+        context.pass({ messageId: "archived", data: { path: shown(path), movedTo: fate.movedTo } });
+        return;
+      }
+      failures += 1;
+      const hinted = fate === undefined ? undefined : hintOf(fate);
+      context.report(hinted === undefined ? { messageId: PROBLEM_MESSAGE[checked.problem], data, pointer } : { messageId: hinted.messageId, data: { ...data, ...hinted.data }, pointer });
     });
     named.forEach(({ path, pointer }, position) => {
       const checked = checks[position];
