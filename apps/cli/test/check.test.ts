@@ -155,7 +155,7 @@ describe("returnlint check: usage and bad input", () => {
     expect(quiet.stdout).toBe("");
     const failing = returnlint(["check", path.join(EXAMPLES, "phantom-work", "return.json"), "--quiet"]);
     expect(failing.status).toBe(1);
-    expect(failing.stdout.split("\n")[0]).toBe("[INFO] Checking examples/phantom-work/return.json: v7 return from researcher (no command, preset v7)");
+    expect(failing.stdout.split("\n")[0]).toBe("[INFO] Checking examples/phantom-work/return.json: v7 return from researcher (/research, preset v7)");
     expect(failing.stdout).not.toContain("[PASS]");
     expect(failing.stdout).toContain("[FAIL] Agent returned 'completed' status but created no artifacts");
   });

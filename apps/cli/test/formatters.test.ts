@@ -291,9 +291,9 @@ describe("--format reask", () => {
       '- /status: "status" must be one of planned, partial, failed, blocked, in_progress for /plan; received "completed"; use "planned" ("completed" triggers Claude\'s stop behavior).',
     );
     const typo = returnlint(["check", "-", "--format", "reask"], { input: JSON.stringify({ status: "Completed", summary: "s", artifacts: [], metadata: metadata("r") }) });
-    expect(typo.stdout.split("\n")[0]).toBe('- /status: "status" must be one of completed, partial, failed, blocked; received "Completed"; set "status" to "completed".');
+    expect(typo.stdout.split("\n")[0]).toBe('- /status: "status" must be one of completed, partial, failed, blocked for /research; received "Completed"; set "status" to "completed".');
     const unknown = returnlint(["check", "-", "--format", "reask"], { input: JSON.stringify({ status: "zzzzzzzz", summary: "s", artifacts: [], metadata: metadata("r") }) });
-    expect(unknown.stdout.split("\n")[0]).toBe('- /status: "status" must be one of completed, partial, failed, blocked; received "zzzzzzzz"; set "status" to one of the allowed values.');
+    expect(unknown.stdout.split("\n")[0]).toBe('- /status: "status" must be one of completed, partial, failed, blocked for /research; received "zzzzzzzz"; set "status" to one of the allowed values.');
     const prose = returnlint(["check", path.join(EXAMPLES, "not-json", "return.txt"), "--format", "reask"]);
     expect(prose.stdout).toBe("- (the whole return): your reply contains no JSON object; end it with your JSON return, not prose.\n");
   });

@@ -14,6 +14,8 @@ interface ScanReport {
   source: string;
   agent: string;
   preset: string;
+  phantom: boolean;
+  artifacts: { path: string; fate: string }[];
   results: { ruleId: string; level: string; messageId: string; message: string }[];
 }
 
@@ -103,7 +105,7 @@ describe("returnlint scan: verdict and summary", () => {
     expect(lines[2]).toBe(`[FAIL] 2 of 4 returns below ${path.join(path.basename(root), "specs")} failed validation`);
   });
 
-  it("counts as phantom work every success return with no artifact that exists, the artifacts field left out too", () => {
+  it("counts as phantom work every success return whose claimed work is not there: none named (the field left out too), or one missing", () => {
     const { artifacts: _none, ...withoutArtifacts } = returnMeta("researched", []);
     const root = project({
       "specs/1_omitted/.return-meta.json": withoutArtifacts,
@@ -114,11 +116,21 @@ describe("returnlint scan: verdict and summary", () => {
       "specs/5_half/reports/r.md": "# Report\n",
       "specs/6_partial/.return-meta.json": returnMeta("partial", []),
       "specs/7_progress/.return-meta.json": { ...withoutArtifacts, status: "in_progress" },
+      // Moved to the archive with its task, and a folder: what they are, not phantom work.
+      "specs/8_moved/.return-meta.json": returnMeta("researched", ["specs/8_moved/reports/r.md"]),
+      "specs/archive/8_moved/reports/r.md": "# Report\n",
+      "specs/9_folder/.return-meta.json": returnMeta("researched", ["specs/9_folder/reports"]),
+      "specs/9_folder/reports/r.md": "# Report\n",
     });
     const run = returnlint(["scan"], { cwd: root });
     expect(run.status).toBe(1);
-    // 1 to 4: success claimed, nothing there. 5 has one real artifact (its missing one fails under "rule"); 6 and 7 claim no success.
-    expect(run.stdout).toMatch(/^ {2}phantom work +4$/m);
+    // 1 to 5: success claimed, the work (or one piece of it) not there; 6 and 7 claim no success; 8 moved, 9 a folder.
+    expect(run.stdout).toMatch(/^ {2}phantom work +5$/m);
+    const reports = parseReports(returnlint(["scan", "--format", "json"], { cwd: root }).stdout);
+    const fates = Object.fromEntries(reports.map((report) => [report.source, [report.phantom, report.artifacts.map((artifact) => artifact.fate)]]));
+    expect(fates["specs/5_half/.return-meta.json"]).toEqual([true, ["exists", "missing"]]);
+    expect(fates["specs/8_moved/.return-meta.json"]).toEqual([false, ["archived"]]);
+    expect(fates["specs/9_folder/.return-meta.json"]).toEqual([false, ["folder"]]);
   });
 
   it("says so and exits 0 when there is nothing to scan", () => {
@@ -160,7 +172,9 @@ describe("returnlint scan --format json", () => {
     const reports = parseReports(run.stdout);
     expect(reports).toHaveLength(4);
     for (const report of reports) {
-      expect(Object.keys(report)).toEqual(["ok", "command", "format", "status", "errorCount", "warningCount", "source", "agent", "preset", "origin", "results"]);
+      // phantomReason only where there is phantom work.
+      expect(Object.keys(report).filter((key) => key !== "phantomReason")).toEqual(["ok", "command", "format", "status", "errorCount", "warningCount", "source", "agent", "preset", "origin", "task", "phantom", "artifacts", "results"]);
+      expect("phantomReason" in report).toBe(report.phantom);
       expect(report.format).toBe("metadata-file");
     }
     // The object check prints for the same file, with the same command.
