@@ -1,58 +1,36 @@
 import path from "node:path";
-import { EXIT, isReturnlintError, type LoadedConfig } from "@returnlint/core";
-import { integerOption, parseCommandLine } from "../args.js";
-import { loadReturnlintConfig } from "../host.js";
-import { BUILT_IN_AGENTS, checkReturn, commandForAgent, locateReturn, reaskLines, type CheckedReturn, type Problem } from "@returnlint/api";
-import { parsePayload, type StopPayload } from "../hook/payload.js";
-import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "../hook/state.js";
-import { readStdinOf, type CommandIo } from "./io.js";
+import { EXIT, isReturnlintError, type Importer, type LoadedConfig } from "@returnlint/core";
+import { BUILT_IN_AGENTS, checkReturn, commandForAgent, loadReturnlintConfig, locateReturn, reaskLines, type CheckedReturn, type Problem } from "@returnlint/api";
+import { parsePayload, type StopPayload } from "./payload.js";
+import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
 
-export const HOOK_HELP = `Usage: returnlint hook claude [options]
+/** Where the hook writes: its answer to the host on `stdout`, why it let a stop through on `stderr`. */
+export interface HookOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
 
-A Claude Code SubagentStop or Stop command hook (Codex sends the same payload).
-Reads the hook's JSON payload on standard input, finds the subagent's return
-(its last message, or the specs/N_*/.return-meta.json it names), and validates it.
-
-  pass        prints nothing: the subagent stops
-  fail        prints {"decision":"block","reason":…}: the subagent is sent back
-              with the list of problems, e.g. the artifact that does not exist
-
-It lets the stop through when another stop hook is already holding the agent
-(stop_hook_active), after --max-blocks blocks, or when the same problems would
-be sent twice; the failure is then recorded in the verdict file.
-Every validated return leaves a verdict in .returnlint/verdicts/ (task-N.json
-when the return is a task's metadata file, else AGENT_TYPE--AGENT_ID.json, for
-a Stop hook AGENT--SESSION_ID.json) for the orchestrator's postflight to gate on.
-A broken payload or configuration never blocks unless --fail-closed: it is
-reported on standard error, the hook exits 0, and a broken configuration's
-verdict says "config-error".
-
-Options:
-  --agent NAME         the agent's name when the payload has none (a Stop hook)
-  --command NAME       the command whose rules apply (default: the config's
-                       "agents" map, else research/plan/revise/implement in the name)
-  --config FILE        use FILE instead of looking for returnlint.config.* from cwd
-  --max-blocks N       block at most N times per subagent (default 3)
-  --fail-closed        exit 2 on a broken payload or configuration (the host then
-                       keeps the agent working and shows it the error); bounded
-                       like blocks: once per problem, at most --max-blocks times
-  -h, --help           show this help
-
-Agents that map to no command, and the hosts' own agents (Plan, Explore,
-general-purpose, …) unless the config's "agents" map names them, are not checked.
-`;
-
-const OPTIONS = {
-  agent: { type: "string" },
-  command: { type: "string", short: "c" },
-  config: { type: "string" },
-  "max-blocks": { type: "string" },
-  "fail-closed": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
+/** One run of the Claude Code stop hook: the payload the host sent, and the hook's options (`returnlint hook claude`'s flags). */
+export interface ClaudeHookOptions extends HookOutput {
+  /** The hook's JSON payload, as the host wrote it on standard input. */
+  readonly payloadText: string;
+  /** The directory the hook runs in: the payload's `cwd` and `configFile` are resolved from it. */
+  readonly cwd: string;
+  /** The agent's name when the payload has none (a Stop hook). */
+  readonly agent?: string;
+  /** The command whose rules apply (default: the config's "agents" map, else the agent's name). */
+  readonly command?: string;
+  /** A config file, instead of looking for returnlint.config.* from the project. */
+  readonly configFile?: string;
+  /** Blocks at most this many times per subagent (default 3). */
+  readonly maxBlocks?: number;
+  /** Exit 2 on a broken payload or configuration (bounded like blocks) instead of letting the stop through. */
+  readonly failClosed?: boolean;
+  /** Imports a config file and the modules it names (the bin lends its loader's); Node's `import()` when absent. */
+  readonly importer?: Importer;
+}
 
 const DEFAULT_MAX_BLOCKS = 3;
-const HOSTS = ["claude"];
 
 /** Why the hook let a failing return through. */
 type AllowedBecause = "max-blocks" | "repeated-feedback" | "stop-hook-active" | NotValidated;
@@ -60,54 +38,50 @@ type AllowedBecause = "max-blocks" | "repeated-feedback" | "stop-hook-active" | 
 type NotValidated = "config-error" | "internal-error";
 type Decision = { readonly kind: "pass" } | { readonly kind: "block" } | { readonly kind: "allow"; readonly because: AllowedBecause };
 
-export async function hook(argv: readonly string[], io: CommandIo): Promise<number> {
-  // Decided before anything can fail: a broken hook must not block the host by accident.
-  const failClosed = argv.includes("--fail-closed");
+/**
+ * Validates the return a stopping (sub)agent leaves, as `returnlint hook claude` does: prints
+ * `{"decision":"block","reason":…}` on `stdout` to send the agent back, records the attempt in the
+ * ledger and the verdict in `.returnlint/verdicts/`, and answers the exit code (0, or 2 when
+ * `failClosed` holds the agent). It never throws: a failure lets the stop through, said on `stderr`.
+ */
+export async function runClaudeHook(options: ClaudeHookOptions): Promise<number> {
   try {
-    return await runHook(argv, io);
+    return await runHook(options);
   } catch (error) {
-    return giveWay(io, failClosed, describeFailure(error));
+    return giveWay(options, options.failClosed === true, describeFailure(error));
   }
 }
 
-async function runHook(argv: readonly string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parseCommandLine("hook", argv, OPTIONS);
-  if (values.help === true) {
-    io.stdout(HOOK_HELP);
-    return EXIT.passed;
-  }
-  const failClosed = values["fail-closed"] === true;
-  const [host, ...extra] = positionals;
-  if (host === undefined || !HOSTS.includes(host) || extra.length > 0) {
-    return giveWay(io, failClosed, `usage: returnlint hook claude [options]; received "${positionals.join(" ")}". Run "returnlint hook --help".`);
-  }
-  const maxBlocks = integerOption("max-blocks", values["max-blocks"]) ?? DEFAULT_MAX_BLOCKS;
+async function runHook(options: ClaudeHookOptions): Promise<number> {
+  const failClosed = options.failClosed === true;
+  const maxBlocks = options.maxBlocks ?? DEFAULT_MAX_BLOCKS;
 
-  const outcome = parsePayload((await readStdinOf(io)).text);
-  if (!outcome.ok) return giveWay(io, failClosed, `ignoring a broken hook payload: ${outcome.reason}`);
+  const outcome = parsePayload(options.payloadText);
+  if (!outcome.ok) return giveWay(options, failClosed, `ignoring a broken hook payload: ${outcome.reason}`);
   const payload = outcome.payload;
-  const root = path.resolve(io.cwd, payload.cwd);
-  const agent = values.agent ?? payload.agentType;
-  const attempt = { payload, root, agent, command: values.command ?? null, failClosed, maxBlocks };
+  const root = path.resolve(options.cwd, payload.cwd);
+  const agent = options.agent ?? payload.agentType;
+  const attempt = { payload, root, agent, command: options.command ?? null, failClosed, maxBlocks };
 
   let config: LoadedConfig;
   try {
     config = await loadReturnlintConfig({
       cwd: root,
-      ...(values.config === undefined ? {} : { configFile: path.resolve(io.cwd, values.config) }),
+      ...(options.configFile === undefined ? {} : { configFile: path.resolve(options.cwd, options.configFile) }),
+      ...(options.importer === undefined ? {} : { importer: options.importer }),
     });
   } catch (error) {
     if (!isReturnlintError(error)) throw error;
     // Without a config, only the name rule says which agents this hook is for: a host's own
     // agents (Explore, Plan, …) and a Stop hook that names none are never held up by it.
-    if (values.command === undefined && (agent === undefined || BUILT_IN_AGENTS.has(agent))) return giveWay(io, false, describeFailure(error), !failClosed);
-    return await cannotValidate(io, attempt, describeFailure(error), "config-error");
+    if (options.command === undefined && (agent === undefined || BUILT_IN_AGENTS.has(agent))) return giveWay(options, false, describeFailure(error), !failClosed);
+    return await cannotValidate(options, attempt, describeFailure(error), "config-error");
   }
-  const command = values.command ?? commandForAgent(config, agent);
+  const command = options.command ?? commandForAgent(config, agent);
   // An agent returnlint knows nothing about (Explore, general-purpose, …) returns prose by design.
   if (command === null) return EXIT.passed;
   if (payload.lastAssistantMessage === undefined) {
-    return giveWay(io, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
+    return giveWay(options, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
   }
 
   const located = locateReturn({ message: payload.lastAssistantMessage, root, command, config });
@@ -119,11 +93,11 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
     ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }),
   });
   if (checked.internalError) {
-    return await cannotValidate(io, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
+    return await cannotValidate(options, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
   const { decision, entry } = await record({ ...attempt, command }, checked, () => digestOf(checked.problems));
   if (decision.kind === "block") {
-    io.stdout(`${JSON.stringify({ decision: "block", reason: reasonText(checked, { command, attempt: entry.attempts }) })}\n`);
+    options.stdout(`${JSON.stringify({ decision: "block", reason: reasonText(checked, { command, attempt: entry.attempts }) })}\n`);
   }
   return EXIT.passed;
 }
@@ -155,7 +129,7 @@ async function record(attempt: Attempt, checked: CheckedReturn, digest: () => st
  * shows it the message), bounded by the same ledger as blocks, so that a problem the agent
  * cannot fix does not re-run it until the host's own limit.
  */
-async function cannotValidate(io: CommandIo, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
+async function cannotValidate(io: HookOutput, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
   const checked: CheckedReturn = {
     ok: false,
     status: null,
@@ -175,12 +149,13 @@ async function cannotValidate(io: CommandIo, attempt: Attempt, message: string, 
   return EXIT.error;
 }
 
-function describeFailure(error: unknown): string {
+/** An error as the hook says it on standard error: a returnlint error with its problems, else its message. */
+export function describeFailure(error: unknown): string {
   return isReturnlintError(error) ? [error.message, ...error.problems].join("\n  - ") : error instanceof Error ? error.message : String(error);
 }
 
 /** Lets the stop through, says why on standard error; `--fail-closed` makes it exit 2 (the host's "blocking error"). */
-function giveWay(io: CommandIo, failClosed: boolean, message: string, hint = true): number {
+export function giveWay(io: Pick<HookOutput, "stderr">, failClosed: boolean, message: string, hint = true): number {
   io.stderr(`returnlint hook: ${message}${failClosed || !hint ? "" : " (the stop goes through; --fail-closed blocks instead)"}\n`);
   return failClosed ? EXIT.error : EXIT.passed;
 }
