@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { BUILTIN_PRESETS, BUILTIN_RULES, loadReturnlintConfig, validate } from "@returnlint/api";
+import { BUILTIN_PRESETS, BUILTIN_RULES, lintSource, loadReturnlintConfig, validate } from "@returnlint/api";
 
 // A file of its own: vitest gives each test file fresh modules, so no other test has imported a rule yet.
 const cwd = mkdtempSync(path.join(tmpdir(), "returnlint-on-use-"));
@@ -40,12 +40,13 @@ describe("built-in rules load when a return first needs them", () => {
   it("a metadata file then imports the rules its preset adds, each rule once", async () => {
     const config = await loadReturnlintConfig({ cwd });
     const text = JSON.stringify({ status: "researched", summary: "Done.", artifacts: [], metadata: { session_id: "sess_1735460684_a1b2c3", agent_type: "researcher" } });
-    const report = await validate(text, { config, cwd, command: "research", fromFile: true, source: "specs/1_x/.return-meta.json" });
+    const file = { kind: "file", name: "specs/1_x/.return-meta.json", text } as const;
+    const { report } = await lintSource(file, { config, cwd, root: cwd, command: "research" });
     expect(report.format).toBe("metadata-file");
     expect(imported().sort()).toEqual([...new Set([...runs("v7"), ...runs("metadata-file")])].sort());
     // Imported once: later returns reuse the rule objects.
     const before = report.rules;
-    const again = await validate(text, { config, cwd, command: "research", fromFile: true, source: "specs/1_x/.return-meta.json" });
+    const { report: again } = await lintSource(file, { config, cwd, root: cwd, command: "research" });
     expect(again.rules).toEqual(before);
     for (const rule of again.rules) expect(rule).toBe(before.find((earlier) => earlier.id === rule.id));
   });

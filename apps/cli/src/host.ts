@@ -12,6 +12,11 @@ export function useImporter(given: Importer): void {
   importer = given;
 }
 
+/** The importer the bin lent, for the packages that load a config themselves (the hook, the audit); undefined in the sources. */
+export function hostImporter(): Importer | undefined {
+  return importer;
+}
+
 /** The library's loadReturnlintConfig, with the host's importer: how every command loads a config. */
 export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<LoadedConfig> {
   return loadConfig(importer === undefined ? options : { importer, ...options });

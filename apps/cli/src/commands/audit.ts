@@ -1,17 +1,10 @@
 import path from "node:path";
-import { EXIT, GitObjectCache, ReturnlintError, createGitFileView, relativeInside, gitEnvironment, openGitObjects, type GitFileView } from "@returnlint/core";
+import { EXIT, ReturnlintError, relativeInside } from "@returnlint/core";
+import { auditNotices, auditVerdict, renderAudit, runAudit, type AuditFormat, type AuditProgress } from "@returnlint/audit";
 import { integerOption, parseCommandLine } from "../args.js";
-import { auditConfig } from "../audit/config.js";
-import { renderJson, type AuditDocument } from "../audit/document.js";
-import { forgeOf } from "../audit/forge.js";
-import { openRepository, resolveCommit, walkVersions } from "../audit/repository.js";
-import { auditVersion, type AuditedReturn, type UnreadableReturn } from "../audit/returns.js";
-import { printable, percent, renderStylish } from "../audit/stylish.js";
-import { SummaryBuilder } from "../audit/summary.js";
 import { writeOutput } from "../atomic.js";
-import { maxInputBytes } from "@returnlint/api";
+import { hostImporter } from "../host.js";
 import type { CommandIo } from "./io.js";
-import { mapOrdered } from "../map-ordered.js";
 
 export const AUDIT_HELP = `Usage: returnlint audit [REPO] [options]
 
@@ -70,10 +63,7 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const FORMATS = ["stylish", "json", "html"] as const;
-type Format = (typeof FORMATS)[number];
-/** Versions validated at once: enough to keep both git processes busy. */
-const CONCURRENCY = 16;
+const FORMATS: readonly AuditFormat[] = ["stylish", "json", "html"];
 const PROGRESS_INTERVAL_MS = 100;
 
 export async function audit(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -85,7 +75,7 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
   if (positionals.length > 1) {
     throw new ReturnlintError("USAGE", `returnlint audit takes one repository; received ${String(positionals.length)}. Run "returnlint audit --help" for the options.`);
   }
-  const format = (values.format ?? "stylish") as Format;
+  const format = (values.format ?? "stylish") as AuditFormat;
   if (!(FORMATS as readonly string[]).includes(format)) {
     throw new ReturnlintError("USAGE", `Unknown format "${format}" for "returnlint audit"; available: ${FORMATS.join(", ")}.`);
   }
@@ -96,117 +86,40 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
     throw new ReturnlintError("USAGE", `--since ${values.since ?? ""} is after --until ${values.until ?? ""}: no commit can be in that range.`);
   }
   const maxPhantom = integerOption("max-phantom", values["max-phantom"]);
-  const rev = values.rev ?? "HEAD";
-  if (rev === "" || rev.startsWith("-") || /[\s\0]/.test(rev)) throw new ReturnlintError("USAGE", `--rev must name a revision (a branch, a tag or a commit); received "${rev}".`);
-  const maxBytes = maxInputBytes(io.env);
 
-  const given = positionals[0] ?? ".";
-  const env = gitEnvironment(io.env);
-  const progress = new Progress(io, io.stderrIsTTY === true);
-  const repo = await openRepository(path.resolve(io.cwd, given), given, env);
-  const tip = await resolveCommit(repo, rev, env);
-  if (tip === null && values.rev !== undefined) {
-    throw new ReturnlintError("USAGE", `Cannot audit ${given}: "${rev}" names no commit in ${repo.root}.`);
+  const run = await runAudit({
+    repo: positionals[0] ?? ".",
+    cwd: io.cwd,
+    env: io.env,
+    rev: values.rev,
+    since,
+    until,
+    config: values.config,
+    preset: values.preset,
+    importer: hostImporter(),
+    progress: new Progress(io, io.stderrIsTTY === true),
+  });
+  const { summary, unreadable } = run.document;
+  const over = maxPhantom !== undefined && summary.phantom > maxPhantom;
+  const verdict = auditVerdict(run.document, maxPhantom);
+  const text = await renderAudit(run, format, verdict);
+
+  for (const notice of auditNotices(run.document)) io.stderr(`returnlint: ${notice}\n`);
+  if (values.output === undefined) {
+    io.stdout(text);
+  } else {
+    const file = path.resolve(io.cwd, values.output);
+    writeOutput(file, text);
+    io.stdout(`Wrote ${display(io.cwd, file)} (${format}).\n${verdict}\n`);
   }
-
-  const objects = openGitObjects(repo.gitDir, { env });
-  try {
-    const cache = new GitObjectCache(objects);
-    const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
-    const { config, source } = await auditConfig(repo, rev, tipView, values, io.cwd);
-
-    progress.show(`Reading the history of ${printable(repo.root, 80)}…`);
-    const inRange = (tip === null ? [] : await walkVersions(repo, tip, env)).filter(
-      (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
-    );
-
-    const summary = new SummaryBuilder();
-    const returns: AuditedReturn[] = [];
-    const unreadable: UnreadableReturn[] = [];
-    const context = { repo, cache, config, maxBytes, ...(values.preset === undefined ? {} : { preset: values.preset }) };
-    for await (const outcome of mapOrdered(inRange, CONCURRENCY, (version) => auditVersion(version, context))) {
-      if ("unreadable" in outcome) {
-        unreadable.push(outcome);
-        summary.unreadable += 1;
-      } else {
-        returns.push(outcome);
-        summary.add(outcome);
-      }
-      progress.tick(() => `Auditing ${printable(repo.root, 80)}: ${count(returns.length + unreadable.length, "return")} of ${inRange.length.toLocaleString("en-US")}, ${phantomSoFar(returns)} phantom`);
-    }
-    progress.done(`Audited ${count(inRange.length, "return")} in ${progress.seconds()} s`);
-
-    const built = summary.build();
-    const forge = forgeOf(repo.remote);
-    const document: AuditDocument = {
-      repo: { path: repo.root, bare: repo.bare, shallow: repo.shallow, rev, head: tip, web: forge?.web ?? null },
-      range: {
-        since: since?.toISOString() ?? null,
-        until: until?.toISOString() ?? null,
-        // History order is not date order (a rebased or merged branch keeps its authors' dates).
-        first: returns.reduce<string | null>((earliest, audited) => (earliest === null || audited.date < earliest ? audited.date : earliest), null),
-        last: returns.reduce<string | null>((latest, audited) => (latest === null || audited.date > latest ? audited.date : latest), null),
-      },
-      config: source,
-      summary: built,
-      returns,
-      unreadable,
-    };
-    const over = maxPhantom !== undefined && built.phantom > maxPhantom;
-    const verdict = verdictLine(document, maxPhantom, rev);
-    const text =
-      format === "json" ? renderJson(document) : format === "html" ? (await import("../audit/html.js")).renderHtml(document, forge, new Date()) : renderStylish(document, verdict);
-
-    for (const skipped of unreadable) io.stderr(`returnlint: ${skipped.unreadable}\n`);
-    if (built.internalErrors > 0) {
-      io.stderr(`returnlint: a rule crashed on ${count(built.internalErrors, "return")}: their verdicts cannot be trusted (run "returnlint check" on one for the details).\n`);
-    }
-    if (values.output === undefined) {
-      io.stdout(text);
-    } else {
-      const file = path.resolve(io.cwd, values.output);
-      writeOutput(file, text);
-      io.stdout(`Wrote ${display(io.cwd, file)} (${format}).\n${verdict}\n`);
-    }
-    if (unreadable.length > 0 || built.internalErrors > 0) return EXIT.error;
-    return over ? EXIT.failed : EXIT.passed;
-  } finally {
-    objects.close();
-  }
-}
-
-async function viewOf(cache: GitObjectCache, root: string, commit: string): Promise<GitFileView> {
-  const tree = await cache.objects.info(`${commit}^{tree}`);
-  if (tree === null) throw new ReturnlintError("INTERNAL", `git gives no tree for commit ${commit}.`);
-  return createGitFileView({ cache, commit, tree: tree.oid, root, mtimeMs: 0 });
-}
-
-function verdictLine(document: AuditDocument, maxPhantom: number | undefined, rev: string): string {
-  const { summary } = document;
-  if (summary.returns === 0) {
-    const ranged = document.range.since !== null || document.range.until !== null ? " in that range" : "";
-    return summary.unreadable > 0
-      ? `[FAIL] ${count(summary.unreadable, "version")} of .return-meta.json could not be read, and none was audited`
-      : `[INFO] No .return-meta.json was committed in the history of ${rev}${ranged}`;
-  }
-  const of = `of ${count(summary.returns, "return")}`;
-  const failed = `${summary.failed.toLocaleString("en-US")} ${of} failed validation (${percent(summary.failureRate)})`;
-  if (summary.phantom === 0) return summary.failed === 0 ? `[PASS] All ${count(summary.returns, "return")} passed; no phantom work` : `[WARN] No phantom work; ${failed}`;
-  const phantom = `${summary.phantom.toLocaleString("en-US")} ${of} claimed work that was not in their commit (${percent(summary.phantomRate)} phantom work)`;
-  if (maxPhantom !== undefined && summary.phantom > maxPhantom) return `[FAIL] ${phantom}, more than --max-phantom ${String(maxPhantom)}; ${summary.failed.toLocaleString("en-US")} failed validation`;
-  return `[WARN] ${phantom}; ${summary.failed.toLocaleString("en-US")} failed validation`;
+  if (unreadable.length > 0 || summary.internalErrors > 0) return EXIT.error;
+  return over ? EXIT.failed : EXIT.passed;
 }
 
 /** A path relative to the current directory when it is below it, else absolute. */
 function display(cwd: string, file: string): string {
   const relative = relativeInside(cwd, file);
   return relative === undefined || relative === "" ? file : relative;
-}
-
-const phantomSoFar = (returns: readonly AuditedReturn[]): string => returns.filter((audited) => audited.phantom).length.toLocaleString("en-US");
-
-function count(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 }
 
 const DAY = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
@@ -242,9 +155,8 @@ export function dateOption(name: string, value: string | undefined, bound: "star
 }
 
 /** One line on standard error, redrawn in place; only on a terminal. */
-class Progress {
+class Progress implements AuditProgress {
   private last = 0;
-  private readonly started = performance.now();
   constructor(
     private readonly io: CommandIo,
     private readonly enabled: boolean,
@@ -266,9 +178,5 @@ class Progress {
   done(line: string): void {
     if (!this.enabled) return;
     this.io.stderr(`\r\u001b[K${line}\n`);
-  }
-
-  seconds(): string {
-    return ((performance.now() - this.started) / 1000).toFixed(2);
   }
 }

@@ -1,10 +1,9 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { createFileView, EXIT, relativeInside, ReturnlintError, SPECS_DIR } from "@returnlint/core";
+import { createFileView, EXIT, mapOrdered, relativeInside, ReturnlintError, SPECS_DIR } from "@returnlint/core";
 import { knownCommand, reportObject } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
-import { mapOrdered } from "../map-ordered.js";
 import { checkReturnFile, type Outcome } from "../scan/check-one.js";
 import { relativeBelow } from "../scan/names.js";
 import { Output } from "../scan/output.js";

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { CONFIG_FILES, ReturnlintError, isObject, isReturnlintError, type GitFileView, type LoadedConfig } from "@returnlint/core";
-import { loadReturnlintConfig } from "../host.js";
+import { CONFIG_FILES, ReturnlintError, isObject, isReturnlintError, type GitFileView, type Importer, type LoadedConfig } from "@returnlint/core";
+import { loadReturnlintConfig } from "@returnlint/api";
 import type { Repository } from "./repository.js";
 
 export interface AuditConfig {
@@ -26,14 +26,21 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * do for `check`. Otherwise a JSON or YAML config is loaded from a private temporary
  * copy (built-in rules only), and a JavaScript config, which is code, is not run at all.
  */
-export async function auditConfig(repo: Repository, tipName: string, tip: GitFileView | null, given: { config?: string; preset?: string }, cwd: string): Promise<AuditConfig> {
-  const preset = given.preset === undefined ? {} : { preset: given.preset };
+export async function auditConfig(
+  repo: Repository,
+  tipName: string,
+  tip: GitFileView | null,
+  given: { config?: string; preset?: string; importer?: Importer },
+  cwd: string,
+): Promise<AuditConfig> {
+  // The preset given, and the importer of the host (the bin lends its loader's).
+  const loading = { ...(given.preset === undefined ? {} : { preset: given.preset }), ...(given.importer === undefined ? {} : { importer: given.importer }) };
   if (given.config !== undefined) {
     const configFile = path.resolve(cwd, given.config);
-    return { config: await loadReturnlintConfig({ cwd, configFile, ...preset }), source: path.relative(cwd, configFile) || configFile };
+    return { config: await loadReturnlintConfig({ cwd, configFile, ...loading }), source: path.relative(cwd, configFile) || configFile };
   }
   const committed = tip === null ? null : await committedConfig(tip);
-  if (committed === null) return { config: await fromCopy(null, preset, tipName), source: null };
+  if (committed === null) return { config: await fromCopy(null, loading, tipName), source: null };
   const source = `${tipName}:${committed.name}`;
   const working = path.join(repo.root, committed.name);
   if (!repo.bare && sameContent(working, committed.text)) {
@@ -41,7 +48,7 @@ export async function auditConfig(repo: Repository, tipName: string, tip: GitFil
     const shadowed = committed.name === MANIFEST && CONFIG_FILES.some((name) => existsSync(path.join(repo.root, name)));
     if (!shadowed) {
       const where = committed.name === MANIFEST ? {} : { configFile: working };
-      return { config: await loadReturnlintConfig({ cwd: repo.root, ...where, ...preset }), source };
+      return { config: await loadReturnlintConfig({ cwd: repo.root, ...where, ...loading }), source };
     }
   }
   if (/\.(?:m?js|cjs)$/.test(committed.name)) {
@@ -50,7 +57,7 @@ export async function auditConfig(repo: Repository, tipName: string, tip: GitFil
       `The config committed at ${source} is JavaScript, and returnlint audit runs a config's code only from a working tree whose copy matches the commit. Run the audit in an up-to-date clone, or pass --config FILE or --preset NAME.`,
     );
   }
-  return { config: await fromCopy(committed, preset, source), source };
+  return { config: await fromCopy(committed, loading, source), source };
 }
 
 /** The first config file at the root of the tip's tree, as discovery would find it there. */
@@ -93,13 +100,13 @@ function sameContent(file: string, text: string): boolean {
  * once), or the built-in presets when there is none. Rules and presets the config
  * names by path or package cannot resolve there: the error says what to do.
  */
-async function fromCopy(committed: { name: string; text: string } | null, preset: { preset?: string }, source: string): Promise<LoadedConfig> {
+async function fromCopy(committed: { name: string; text: string } | null, loading: { preset?: string; importer?: Importer }, source: string): Promise<LoadedConfig> {
   const folder = mkdtempSync(path.join(tmpdir(), "returnlint-audit-config-"));
   try {
     const name = committed?.name ?? CONFIG_FILES[0];
     writeFileSync(path.join(folder, name), committed?.text ?? "{}\n");
     const where = name === MANIFEST ? {} : { configFile: path.join(folder, name) };
-    return await loadReturnlintConfig({ cwd: folder, ...where, ...preset });
+    return await loadReturnlintConfig({ cwd: folder, ...where, ...loading });
   } catch (error) {
     if (!isReturnlintError(error) || committed === null) throw error;
     throw new ReturnlintError(error.code, `${error.message.replace(folder + path.sep, "").replaceAll(folder, ".")} (read from ${source})`, [

@@ -1,7 +1,7 @@
 import { closeSync } from "node:fs";
 import path from "node:path";
 import { codeOf, isObject, readPrefix, ReturnlintError, SafeDir, UnsafePathError } from "@returnlint/core";
-import { withLock } from "../atomic.js";
+import { withLock } from "./lock.js";
 import { environmentError } from "@returnlint/api";
 
 /**

@@ -1,0 +1,157 @@
+import path from "node:path";
+import { GitObjectCache, ReturnlintError, createGitFileView, gitEnvironment, mapOrdered, openGitObjects, type GitFileView, type Importer } from "@returnlint/core";
+import { maxInputBytes } from "@returnlint/api";
+import { auditConfig } from "./config.js";
+import { renderJson, type AuditDocument } from "./document.js";
+import { forgeOf, type Forge } from "./forge.js";
+import { openRepository, resolveCommit, walkVersions } from "./repository.js";
+import { auditVersion, type AuditedReturn, type UnreadableReturn } from "./returns.js";
+import { printable, percent, renderStylish } from "./stylish.js";
+import { SummaryBuilder } from "./summary.js";
+
+/** What to audit: `returnlint audit`'s options, its arguments checked. */
+export interface AuditOptions {
+  /** The repository as the user named it (a clone, a folder in one, or a bare repository), resolved from `cwd`. */
+  readonly repo: string;
+  readonly cwd: string;
+  /** The environment: git runs in a cleaned copy of it, and RETURNLINT_MAX_INPUT_BYTES bounds a version. */
+  readonly env: NodeJS.ProcessEnv;
+  /** The revision whose history is walked (default HEAD, where an empty history is no error). */
+  readonly rev?: string;
+  /** Only versions committed on or after `since` and on or before `until` (author date). */
+  readonly since?: Date;
+  readonly until?: Date;
+  /** A config file (relative to `cwd`) instead of the one committed at the tip of the history. */
+  readonly config?: string;
+  readonly preset?: string;
+  /** Imports a config file and the modules it names (the bin lends its loader's); Node's `import()` when absent. */
+  readonly importer?: Importer;
+  /** Told what the audit is doing, for a progress line. */
+  readonly progress?: AuditProgress;
+}
+
+/** Where an audit says how far it got: `tick`'s line is worked out only when it is drawn. */
+export interface AuditProgress {
+  show(line: string): void;
+  tick(line: () => string): void;
+  done(line: string): void;
+}
+
+export interface AuditRun {
+  readonly document: AuditDocument;
+  /** The forge the repository's remote is on, for links to its commits; null when none is known. */
+  readonly forge: Forge | null;
+}
+
+export type AuditFormat = "stylish" | "json" | "html";
+
+/** Versions validated at once: enough to keep both git processes busy. */
+const CONCURRENCY = 16;
+
+/** Validates every committed version of every `.return-meta.json` against the tree of its commit; the report, as a document. */
+export async function runAudit(options: AuditOptions): Promise<AuditRun> {
+  const started = performance.now();
+  const rev = options.rev ?? "HEAD";
+  if (rev === "" || rev.startsWith("-") || /[\s\0]/.test(rev)) throw new ReturnlintError("USAGE", `--rev must name a revision (a branch, a tag or a commit); received "${rev}".`);
+  const maxBytes = maxInputBytes(options.env);
+  const { since, until, progress } = options;
+
+  const given = options.repo;
+  const env = gitEnvironment(options.env);
+  const repo = await openRepository(path.resolve(options.cwd, given), given, env);
+  const tip = await resolveCommit(repo, rev, env);
+  if (tip === null && options.rev !== undefined) {
+    throw new ReturnlintError("USAGE", `Cannot audit ${given}: "${rev}" names no commit in ${repo.root}.`);
+  }
+
+  const objects = openGitObjects(repo.gitDir, { env });
+  try {
+    const cache = new GitObjectCache(objects);
+    const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
+    const { config, source } = await auditConfig(repo, rev, tipView, options, options.cwd);
+
+    progress?.show(`Reading the history of ${printable(repo.root, 80)}…`);
+    const inRange = (tip === null ? [] : await walkVersions(repo, tip, env)).filter(
+      (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
+    );
+
+    const summary = new SummaryBuilder();
+    const returns: AuditedReturn[] = [];
+    const unreadable: UnreadableReturn[] = [];
+    const context = { repo, cache, config, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) };
+    for await (const outcome of mapOrdered(inRange, CONCURRENCY, (version) => auditVersion(version, context))) {
+      if ("unreadable" in outcome) {
+        unreadable.push(outcome);
+        summary.unreadable += 1;
+      } else {
+        returns.push(outcome);
+        summary.add(outcome);
+      }
+      progress?.tick(() => `Auditing ${printable(repo.root, 80)}: ${count(returns.length + unreadable.length, "return")} of ${inRange.length.toLocaleString("en-US")}, ${phantomSoFar(returns)} phantom`);
+    }
+    progress?.done(`Audited ${count(inRange.length, "return")} in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+
+    const forge = forgeOf(repo.remote);
+    const document: AuditDocument = {
+      repo: { path: repo.root, bare: repo.bare, shallow: repo.shallow, rev, head: tip, web: forge?.web ?? null },
+      range: {
+        since: since?.toISOString() ?? null,
+        until: until?.toISOString() ?? null,
+        // History order is not date order (a rebased or merged branch keeps its authors' dates).
+        first: returns.reduce<string | null>((earliest, audited) => (earliest === null || audited.date < earliest ? audited.date : earliest), null),
+        last: returns.reduce<string | null>((latest, audited) => (latest === null || audited.date > latest ? audited.date : latest), null),
+      },
+      config: source,
+      summary: summary.build(),
+      returns,
+      unreadable,
+    };
+    return { document, forge };
+  } finally {
+    objects.close();
+  }
+}
+
+/** The report in `format`; `verdict` is the stylish report's last line (`auditVerdict`). The HTML page is built only when asked for. */
+export async function renderAudit(run: AuditRun, format: AuditFormat, verdict: string): Promise<string> {
+  if (format === "json") return renderJson(run.document);
+  if (format === "html") return (await import("./html.js")).renderHtml(run.document, run.forge, new Date());
+  return renderStylish(run.document, verdict);
+}
+
+/** What went wrong beside the findings, one line each: the versions that could not be read, the returns a rule crashed on. */
+export function auditNotices(document: AuditDocument): string[] {
+  const notices = document.unreadable.map((skipped) => skipped.unreadable);
+  const crashed = document.summary.internalErrors;
+  if (crashed > 0) notices.push(`a rule crashed on ${count(crashed, "return")}: their verdicts cannot be trusted (run "returnlint check" on one for the details).`);
+  return notices;
+}
+
+async function viewOf(cache: GitObjectCache, root: string, commit: string): Promise<GitFileView> {
+  const tree = await cache.objects.info(`${commit}^{tree}`);
+  if (tree === null) throw new ReturnlintError("INTERNAL", `git gives no tree for commit ${commit}.`);
+  return createGitFileView({ cache, commit, tree: tree.oid, root, mtimeMs: 0 });
+}
+
+/** The audit in one line: `[PASS]`, `[WARN]`, `[FAIL]` or `[INFO]`, and why (more phantom work than `maxPhantom` allows fails). */
+export function auditVerdict(document: AuditDocument, maxPhantom: number | undefined): string {
+  const { summary } = document;
+  if (summary.returns === 0) {
+    const ranged = document.range.since !== null || document.range.until !== null ? " in that range" : "";
+    return summary.unreadable > 0
+      ? `[FAIL] ${count(summary.unreadable, "version")} of .return-meta.json could not be read, and none was audited`
+      : `[INFO] No .return-meta.json was committed in the history of ${document.repo.rev}${ranged}`;
+  }
+  const of = `of ${count(summary.returns, "return")}`;
+  const failed = `${summary.failed.toLocaleString("en-US")} ${of} failed validation (${percent(summary.failureRate)})`;
+  if (summary.phantom === 0) return summary.failed === 0 ? `[PASS] All ${count(summary.returns, "return")} passed; no phantom work` : `[WARN] No phantom work; ${failed}`;
+  const phantom = `${summary.phantom.toLocaleString("en-US")} ${of} claimed work that was not in their commit (${percent(summary.phantomRate)} phantom work)`;
+  if (maxPhantom !== undefined && summary.phantom > maxPhantom) return `[FAIL] ${phantom}, more than --max-phantom ${String(maxPhantom)}; ${summary.failed.toLocaleString("en-US")} failed validation`;
+  return `[WARN] ${phantom}; ${summary.failed.toLocaleString("en-US")} failed validation`;
+}
+
+const phantomSoFar = (returns: readonly AuditedReturn[]): string => returns.filter((audited) => audited.phantom).length.toLocaleString("en-US");
+
+function count(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
