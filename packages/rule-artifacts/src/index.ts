@@ -8,7 +8,7 @@ interface Options {
 const WRONG_PATH = "Verify {agent} writes artifacts to correct paths";
 const RELATIVE = "Fix {subagent} to name artifacts by paths relative to the project root";
 
-const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
+const PROBLEM_MESSAGE = {
   emptyPath: "emptyPath",
   nulByte: "nulByte",
   absolute: "absolutePath",
@@ -21,7 +21,7 @@ const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
   nameTooLong: "nameTooLong",
   unreadable: "unreadable",
   returnFile: "returnFile",
-};
+} as const satisfies Readonly<Record<FileProblem, string>>;
 
 /** Prints a path as the seeds do, unless it holds control characters that would garble the line. */
 function shown(path: string): string {
@@ -30,11 +30,10 @@ function shown(path: string): string {
 }
 
 /** Step 5 (CRITICAL): a return that claims finished work names artifacts that really exist. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "artifacts",
   meta: {
     description: "A return that claims finished work names artifacts that exist inside the root as non-empty regular files.",
-    docs: docsUrl("artifacts"),
     schema: {
       type: "object",
       additionalProperties: false,

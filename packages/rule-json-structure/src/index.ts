@@ -3,11 +3,10 @@ import { defineRule, docsUrl, jsonType, pointerOf, tokensOf } from "@returnlint/
 const recommendation = "Fix {subagent} return format";
 
 /** Step 1 of every seed: the return must be one JSON object, and nothing else. */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "json-structure",
   meta: {
     description: "The return parses as one JSON object (not prose, not empty, nothing after it).",
-    docs: docsUrl("json-structure"),
     input: "text",
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
@@ -61,7 +60,7 @@ export default defineRule<Record<string, never>>({
     const { parse } = context;
     if (parse.invalidUtf8 !== undefined) context.report({ messageId: "invalidUtf8", data: { ...parse.invalidUtf8 } });
     if (!parse.ok) {
-      const messageId = { empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText", missing: "missingFile" }[parse.kind];
+      const messageId = ({ empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText", missing: "missingFile" } as const)[parse.kind];
       context.report({ messageId, data: { reason: parse.reason, line: parse.line, column: parse.column, file: parse.file ?? "" } });
       return;
     }

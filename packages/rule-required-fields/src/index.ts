@@ -39,11 +39,10 @@ function hasType(value: unknown, type: FieldType): boolean {
 }
 
 /** Step 2: every field the format requires is present and of the right JSON type. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "required-fields",
   meta: {
     description: "The fields the format requires are present (not missing, not null) and have the right JSON types.",
-    docs: docsUrl("required-fields"),
     schema: {
       type: "object",
       additionalProperties: false,

@@ -92,11 +92,10 @@ function suggestionFor(status: string, allowed: readonly string[], options: Opti
 }
 
 /** Step 3: the status is one the command allows. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "status-enum",
   meta: {
     description: "The status is one the command allows: the legacy four, or the command's contextual success status.",
-    docs: docsUrl("status-enum"),
     schema: {
       type: "object",
       additionalProperties: false,

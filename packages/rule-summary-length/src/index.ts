@@ -6,11 +6,10 @@ interface Options {
 }
 
 /** validation-rules.md Step 5: a long summary eats the orchestrator's context window. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "summary-length",
   meta: {
     description: "The summary stays within the recommended length (400 characters, the seeds' \"<100 tokens\").",
-    docs: docsUrl("summary-length"),
     schema: {
       type: "object",
       additionalProperties: false,
