@@ -1,6 +1,6 @@
 import type { FORMAT_NAMES } from "./vocabulary.js";
 
-/** The return formats returnlint knows: core's FORMAT_NAMES (vocabulary.ts; DESIGN.md, "The three return formats"). */
+/** The return formats returnlint knows, as core's FORMAT_NAMES lists them (vocabulary.ts); each has a built-in preset of the same name. */
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** What a config entry says about a rule. */
