@@ -1,7 +1,7 @@
 import { defineRule, docsUrl, isObject, isSuccessLike, jsonType, pointerOf, type FileCheck, type FileProblem } from "@returnlint/core";
 
 interface Options {
-  /** Statuses that say the work is unfinished: their artifacts are not checked (the seeds' rule). */
+  /** Statuses that say the work is unfinished: their artifacts are not checked (subagent-return-validation.md: such work may have incomplete artifacts). */
   skipStatuses: string[];
 }
 
@@ -23,7 +23,7 @@ const PROBLEM_MESSAGE = {
   returnFile: "returnFile",
 } as const satisfies Readonly<Record<FileProblem, string>>;
 
-/** Prints a path as the seeds do, unless it holds control characters that would garble the line. */
+/** Prints a path bare, as the validation documents' transcript does, unless it holds control characters that would garble the line. */
 function shown(path: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
   return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
@@ -178,7 +178,7 @@ export default defineRule<Options>(docsUrl)({
     context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
 
     const checks: FileCheck[] = named.map(({ path }) => files.check(path));
-    // The seeds' order: every existence check, then every size check.
+    // subagent-return-validation.md's order: every existence check, then every size check.
     named.forEach(({ index, path, pointer }, position) => {
       const checked = checks[position];
       if (checked === undefined) return;

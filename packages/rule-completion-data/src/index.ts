@@ -91,7 +91,7 @@ export default defineRule(docsUrl)({
     if (summary === undefined) problem("missingSummary", {}, "completion_summary");
     else if (!isFilled(summary)) problem("invalidSummary", { received: received(summary) }, "completion_summary");
 
-    // The seed requires claudemd_suggestions of meta tasks only: for any other (or an unknown) task it is not checked.
+    // return-metadata-file.md requires claudemd_suggestions of meta tasks only: for any other (or an unknown) task it is not checked.
     const suggestions = data.claudemd_suggestions;
     if (meta && suggestions === undefined) problem("missingClaudemdSuggestions", {}, "claudemd_suggestions");
     else if (meta && !isFilled(suggestions)) problem("invalidClaudemdSuggestions", { received: received(suggestions) }, "claudemd_suggestions");

@@ -3,7 +3,7 @@ import { defineRule, docsUrl, isObject, jsonType, pointerOf, preview, type Repor
 type Setting = "error" | "warn" | "off";
 
 interface Options {
-  /** The deepest delegation allowed: the seeds' limit is 3. */
+  /** The deepest delegation allowed: orchestration-validation.md's limit is 3. */
   maxDepth: number;
   /** Missing agent_type, delegation_depth or delegation_path. */
   requireFields: Setting;
@@ -58,7 +58,7 @@ export default defineRule<Options>(docsUrl)({
       type: "object",
       additionalProperties: false,
       properties: {
-        maxDepth: { type: "integer", minimum: 0, description: "The deepest `metadata.delegation_depth` allowed; deeper is `MAX_DEPTH_EXCEEDED` (the seeds' limit is 3)." },
+        maxDepth: { type: "integer", minimum: 0, description: "The deepest `metadata.delegation_depth` allowed; deeper is `MAX_DEPTH_EXCEEDED` (orchestration-validation.md's limit is 3)." },
         requireFields: {
           ...SETTING,
           description: "How a missing `metadata.agent_type`, `delegation_depth` or `delegation_path` is reported: `error`, `warn`, or `off` (when `required-fields` already requires them).",

@@ -16,7 +16,7 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "empty input", input: "", errors: [{ messageId: "emptyInput" }] },
     { name: "whitespace only", input: " \n\t ", errors: [{ messageId: "emptyInput" }] },
     {
-      name: "the seed's plain-text return (task 279)",
+      name: "the research report's plain-text return (task 279)",
       input: "Research completed successfully. Found validation logic in validation-rules.md.",
       agent: "researcher",
       errors: [{ messageId: "noReturn", message: "Invalid JSON return from researcher" }],

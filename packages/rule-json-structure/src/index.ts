@@ -2,7 +2,7 @@ import { defineRule, docsUrl, jsonType, pointerOf, tokensOf } from "@returnlint/
 
 const recommendation = "Fix {subagent} return format";
 
-/** Step 1 of every seed: the return must be one JSON object, and nothing else. */
+/** Step 1 of every validation document: the return must be one JSON object, and nothing else. */
 export default defineRule(docsUrl)({
   id: "json-structure",
   meta: {

@@ -1,7 +1,7 @@
 import { defineRule, docsUrl } from "@returnlint/core";
 
 interface Options {
-  /** The seeds' "<100 tokens", about 400 characters. */
+  /** validation-rules.md's "<100 tokens", about 400 characters. */
   maxChars: number;
 }
 
@@ -9,7 +9,7 @@ interface Options {
 export default defineRule<Options>(docsUrl)({
   id: "summary-length",
   meta: {
-    description: "The summary stays within the recommended length (400 characters, the seeds' \"<100 tokens\").",
+    description: "The summary stays within the recommended length (400 characters, about 100 tokens).",
     schema: {
       type: "object",
       additionalProperties: false,
