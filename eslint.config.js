@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/.generated/**", "**/node_modules/**", "**/.turbo/**", "bench/.work/**", "**/*.d.ts"] },
+  { ignores: ["**/dist/**", "**/.generated/**", "**/node_modules/**", "**/.turbo/**", "bench/.work/**", "**/*.d.ts", "**/type-fixtures/**"] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -10,7 +10,7 @@ import { detectFormat } from "@returnlint/core";
 
 export const PRESET = "metadata-file";
 
-/** The artifact rule's default skipStatuses: unfinished work, whose artifacts are not checked (the seeds' rule). */
+/** The artifact rule's default skipStatuses: unfinished work, whose artifacts are not checked (subagent-return-validation.md's rule). */
 export const UNCHECKED_STATUSES = Object.freeze(["partial", "failed", "blocked", "in_progress"]);
 
 /** The metadata-file vocabulary (return-metadata-file.md). */
@@ -421,7 +421,7 @@ export function formatSummary(summary) {
     lines.push(`  (${result.id}) ${result.title}: ${result.checked} returns, ${result.violations.length} violations [${verdict}]`);
     if (result.id === "a") {
       lines.push(
-        `      only statuses whose artifacts are checked: ${UNCHECKED_STATUSES.join(", ")} skip the artifact checks by design (the seeds' rule),`,
+        `      only statuses whose artifacts are checked: ${UNCHECKED_STATUSES.join(", ")} skip the artifact checks by design (subagent-return-validation.md's rule),`,
         `      so ${result.exempt.length} returns with such paths are exempt: ${result.exempt.map((record) => `${record.file} (${statusKey(record.status)}, ${record.ok ? "pass" : "fail"})`).join("; ") || "none"}`,
       );
     }

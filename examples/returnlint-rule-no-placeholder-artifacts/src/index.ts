@@ -159,7 +159,7 @@ function compile(patterns: readonly string[]): Placeholder[] {
 const FINISH = "Verify {agent} writes the artifact's content before returning '{status}', or returns status partial";
 
 /** A success status whose artifacts are empty templates is phantom work with a file attached. */
-export default defineRule<Options>({
+export default defineRule<Options>()({
   id: "no-placeholder-artifacts",
   meta: {
     description: "Artifacts of a success return are not templates: no TODO, {{placeholders}}, filler text, or headings with nothing under them.",

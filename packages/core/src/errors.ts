@@ -29,7 +29,7 @@ export class ReturnlintError extends Error {
   }
 }
 
-/** The exit codes of every command (DESIGN.md). */
+/** The exit codes of every command (README.md, "`returnlint check`"): the contract scripts and hooks rely on. */
 export const EXIT = {
   /** The return passed (warnings allowed unless over --max-warnings). */
   passed: 0,

@@ -7,7 +7,7 @@ const WINDOWS_ABSOLUTE = /^(?:[a-zA-Z]:[\\/]|\\\\)/;
 const HOME_RELATIVE = /^~[^/]*(?:\/|$)/;
 const PATH_MAX = 4096;
 const NAME_MAX = 255;
-/** The name of the seeds' return metadata file: a return, never the work it reports. */
+/** The name of the return metadata file (docs/formats-metadata-file.md): a return, never the work it reports. */
 const RETURN_FILE = ".return-meta.json";
 /** A real (absolute) path whose last name is RETURN_FILE ends with this. */
 const RETURN_FILE_BELOW = path.sep + RETURN_FILE;

@@ -9,7 +9,7 @@ export function pointerOf(...tokens: readonly (string | number)[]): string {
   return tokens.map((token) => `/${escapeToken(token)}`).join("");
 }
 
-/** `metadata.session_id` → `/metadata/session_id`: configs name fields the way the seeds do. */
+/** `metadata.session_id` → `/metadata/session_id`: configs name fields with dots, as the return formats' documents do. */
 const pathCache = new Map<string, string>();
 
 export function pointerFromPath(path: string): string {

@@ -264,7 +264,7 @@ class Context implements RuleContext<unknown> {
       const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
       this.#results.push(toResult(this.#rule, effective, descriptor, this.#names));
     } catch (error) {
-      this.#misreport ??= { kind: "threw", reason: describeError(error) };
+      this.#misreport ??= { kind: "threw", reason: describeThrown(error) };
       throw error;
     }
   }
@@ -305,7 +305,7 @@ function settle(rule: AnyRule, context: Context, timeoutMs: number | undefined):
     returned = rule.check(context);
     thenable = isThenable(returned);
   } catch (error) {
-    return { kind: "threw", reason: describeError(error) };
+    return { kind: "threw", reason: describeThrown(error) };
   }
   if (!thenable) return returned === undefined ? undefined : returnedFailure(returned);
   return settleAsync(returned, timeoutMs);
@@ -314,7 +314,7 @@ function settle(rule: AnyRule, context: Context, timeoutMs: number | undefined):
 async function settleAsync(returned: unknown, timeoutMs: number | undefined): Promise<Failure | undefined> {
   const completed = Promise.resolve(returned).then(
     (value): Failure | undefined => (value === undefined ? undefined : returnedFailure(value)),
-    (error: unknown): Failure => ({ kind: "threw", reason: describeError(error) }),
+    (error: unknown): Failure => ({ kind: "threw", reason: describeThrown(error) }),
   );
   if (timeoutMs === undefined) return completed;
   let timer: NodeJS.Timeout | undefined;
@@ -385,7 +385,7 @@ export function describeValue(value: unknown): string {
   }
 }
 
-export function describeError(error: unknown): string {
+export function describeThrown(error: unknown): string {
   try {
     return error instanceof Error ? error.message : typeof error === "string" ? error : preview(error, 80);
   } catch {

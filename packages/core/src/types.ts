@@ -1,6 +1,6 @@
 import type { FORMAT_NAMES } from "./vocabulary.js";
 
-/** The return formats returnlint knows: core's FORMAT_NAMES (vocabulary.ts; DESIGN.md, "The three return formats"). */
+/** The return formats returnlint knows, as core's FORMAT_NAMES lists them (vocabulary.ts); each has a built-in preset of the same name. */
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 /** What a config entry says about a rule. */
@@ -35,10 +35,11 @@ export interface MessageSpec {
   readonly reask?: string;
 }
 
-export interface RuleMeta<Options> {
+/** What `returnlint rules`, the docs generator and the runner read of a rule; `MessageId` names its messages. */
+export interface RuleMeta<Options, MessageId extends string = string> {
   /** One line, shown by `returnlint rules`. */
   readonly description: string;
-  /** Where the rule's README lives. */
+  /** Where the rule's README lives (`defineRule` derives it from the id when given how). */
   readonly docs: string;
   /**
    * `object` (the default): the rule runs only when the return parsed to a JSON object.
@@ -48,7 +49,7 @@ export interface RuleMeta<Options> {
   /** JSON Schema of the options object; validated by core when the config loads. */
   readonly schema: JsonSchema;
   readonly defaultOptions: Options;
-  readonly messages: Readonly<Record<string, MessageSpec>>;
+  readonly messages: Readonly<Record<MessageId, MessageSpec>>;
 }
 
 /**
@@ -58,8 +59,9 @@ export interface RuleMeta<Options> {
  */
 export type MessageData = Readonly<Record<string, string | number>>;
 
-export interface ReportDescriptor {
-  readonly messageId: string;
+export interface ReportDescriptor<MessageId extends string = string> {
+  /** A key of the rule's `meta.messages`. */
+  readonly messageId: MessageId;
   readonly data?: MessageData;
   /** JSON Pointer (RFC 6901) into the return. */
   readonly pointer?: string;
@@ -191,7 +193,7 @@ export type ParseOutcome =
       readonly file?: string;
     });
 
-export interface RuleContext<Options> {
+export interface RuleContext<Options, MessageId extends string = string> {
   /** The parsed return. For `input: "text"` rules it is `{}` unless the return is an object. */
   readonly value: JsonObject;
   /** The raw text the return was parsed from (byte-order mark removed). */
@@ -205,20 +207,23 @@ export interface RuleContext<Options> {
   readonly agent: string;
   readonly options: Options;
   readonly files: FileView;
+  // Function-typed properties, not methods, so that TypeScript checks their parameter strictly: a
+  // context can be handed to a helper typed with some of the rule's message ids, never with others.
   /** A problem, reported at the severity the config gives the rule. */
-  report(descriptor: ReportDescriptor): void;
+  readonly report: (descriptor: ReportDescriptor<MessageId>) => void;
   /** A check that held (`[PASS] Artifact exists: …`). */
-  pass(descriptor: ReportDescriptor): void;
+  readonly pass: (descriptor: ReportDescriptor<MessageId>) => void;
   /** A note that is neither pass nor problem (`[INFO] Artifact count: 2`). */
-  info(descriptor: ReportDescriptor): void;
+  readonly info: (descriptor: ReportDescriptor<MessageId>) => void;
   /** Aborted when the rule's time limit passes: long asynchronous work can stop there (its findings no longer count). */
   readonly signal: AbortSignal;
 }
 
-export interface Rule<Options = unknown> {
+/** A rule; `MessageId` is the union of its `meta.messages` keys, which `check` may report. */
+export interface Rule<Options = unknown, MessageId extends string = string> {
   readonly id: string;
-  readonly meta: RuleMeta<Options>;
-  check(context: RuleContext<Options>): void | Promise<void>;
+  readonly meta: RuleMeta<Options, MessageId>;
+  check(context: RuleContext<Options, MessageId>): void | Promise<void>;
 }
 
 /** A rule, type-erased, as registries and configs hold it. */

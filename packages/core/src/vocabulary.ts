@@ -5,7 +5,7 @@ import { isObject } from "./pointer.js";
 // the status vocabulary and the command each success status answers, what a name or a word says
 // about the command, where a metadata file lives, and which format a return is written in.
 
-/** The return formats (DESIGN.md): each has a built-in preset of the same name; `auto` detects one per return. */
+/** The return formats (README.md, "Five formats in one project"): each has a built-in preset of the same name; `auto` detects one per return. */
 export const FORMAT_NAMES = ["v5", "v7", "metadata-file", "handoff", "multi-task"] as const;
 
 /** subagent-return-validation.md, Step 3. */
@@ -13,7 +13,7 @@ export const LEGACY_STATUSES = ["completed", "partial", "failed", "blocked"] as 
 export const NON_SUCCESS_STATUSES = ["partial", "failed", "blocked"] as const;
 export const IN_PROGRESS = "in_progress";
 
-/** The seeds' orchestrator commands, each with the contextual success status it expects (DESIGN.md). */
+/** The orchestrator's commands, each with the contextual success status it expects (return-metadata-file.md, orchestration-validation.md). */
 export const COMMAND_SUCCESS: Readonly<Record<string, string>> = {
   research: "researched",
   plan: "planned",
@@ -111,7 +111,7 @@ export function taskOfPath(file: string): string | undefined {
 
 /**
  * The last task a message names, with its slug: a metadata file (`specs/259_x/.return-meta.json`),
- * or with `folder`, a task folder (`specs/259_x/…`), as the seeds' subagents name the report they wrote.
+ * or with `folder`, a task folder (`specs/259_x/…`), as subagents name the report they wrote.
  */
 export function taskNamedIn(message: string, options: { readonly folder: boolean }): { readonly task: string; readonly slug: string } | undefined {
   const named = lastMatch(message, /specs\/(\d+)_([\w.-]+)\/\.return-meta\.json/g) ?? (options.folder ? lastMatch(message, /specs\/(\d+)_([\w.-]+)\//g) : undefined);

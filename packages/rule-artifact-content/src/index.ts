@@ -55,11 +55,10 @@ function shown(given: string): string {
 }
 
 /** Issue 10: an artifact is more than a template: big enough, with the sections its type needs. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "artifact-content",
   meta: {
     description: "Each artifact of a success return is more than a template: at least minBytes, with the Markdown sections its type requires.",
-    docs: docsUrl("artifact-content"),
     schema: {
       type: "object",
       additionalProperties: false,

@@ -107,11 +107,10 @@ function runStart(since: Date | undefined, startedAt: unknown): RunStart {
 }
 
 /** Issue 10: each artifact of a success return shows evidence that this run produced it. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "artifact-evidence",
   meta: {
     description: "Each artifact of a success return shows evidence that this run produced it: a fresh mtime, a git change, or a write in the transcript.",
-    docs: docsUrl("artifact-evidence"),
     schema: {
       type: "object",
       additionalProperties: false,
@@ -230,7 +229,11 @@ interface Gathered {
   transcript?: Extract<Transcript, { ok: true }>;
 }
 
-type Context = RuleContext<Options>;
+/** The messages that gathering and weighing the evidence report: each source's problems and notes, then each artifact's verdict. */
+type Context = RuleContext<
+  Options,
+  GitProblem | "transcriptTruncated" | "transcriptBadLines" | "transcriptUnreadable" | "nothingToCheck" | "sources" | "identicalToBase" | "produced" | "noEvidence"
+>;
 
 async function gatherAndConclude(context: Context, gathered: Gathered, base: string | undefined, transcriptPath: string | undefined): Promise<void> {
   const { files, options } = context;

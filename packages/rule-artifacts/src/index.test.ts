@@ -8,7 +8,7 @@ const completed = (...paths: unknown[]) => ({ status: "completed", artifacts: pa
 
 new RuleTester({ describe, it }).run(rule, {
   valid: [
-    { name: "the seed's valid return (example 1)", input: completed(report), files: { [report]: "# Research\n" } },
+    { name: "the research report's valid return (example 1)", input: completed(report), files: { [report]: "# Research\n" } },
     { name: "a contextual success status", input: { status: "researched", artifacts: [artifact("r.md")] }, files: { "r.md": "x" } },
     ...["partial", "failed", "blocked", "in_progress"].map((status) => ({
       name: `${status} skips the existence checks`,

@@ -1,7 +1,7 @@
 import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, MAX_QUOTED_CHARS, pointerOf, preview, type ArtifactFate, type FileCheck, type FileProblem } from "@returnlint/core";
 
 interface Options {
-  /** Statuses that say the work is unfinished: their artifacts are not checked (the seeds' rule). */
+  /** Statuses that say the work is unfinished: their artifacts are not checked (subagent-return-validation.md: such work may have incomplete artifacts). */
   skipStatuses: string[];
 }
 
@@ -9,7 +9,7 @@ const WRONG_PATH = "Verify {agent} writes artifacts to correct paths";
 const RELATIVE = "Fix {subagent} to name artifacts by paths relative to the project root";
 const ARTIFACT_SHAPE = '{"type": …, "path": …, "summary": …}';
 
-const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
+const PROBLEM_MESSAGE = {
   emptyPath: "emptyPath",
   nulByte: "nulByte",
   absolute: "absolutePath",
@@ -22,7 +22,7 @@ const PROBLEM_MESSAGE: Readonly<Record<FileProblem, string>> = {
   nameTooLong: "nameTooLong",
   unreadable: "unreadable",
   returnFile: "returnFile",
-};
+} as const satisfies Readonly<Record<FileProblem, string>>;
 
 /** The problems a fate can add to (core's `fateOf`): an archived twin, a near miss, the same file inside the root. */
 const HINTED: ReadonlySet<FileProblem> = new Set<FileProblem>(["notFound", "absolute", "homeRelative"]);
@@ -30,13 +30,13 @@ const HINTED: ReadonlySet<FileProblem> = new Set<FileProblem>(["notFound", "abso
 const MAX_HINTED = 100;
 
 /** The message a fate words better than the file view's problem alone, with its data. */
-function hintOf(fate: ArtifactFate): { messageId: string; data: Record<string, string> } | undefined {
+function hintOf(fate: ArtifactFate): { messageId: "nearMiss" | "absoluteInsideRoot"; data: Record<string, string> } | undefined {
   if (fate.fate === "near-miss") return { messageId: "nearMiss", data: { didYouMean: fate.didYouMean } };
   if (fate.fate === "absolute" && fate.insideRoot !== undefined) return { messageId: "absoluteInsideRoot", data: { insideRoot: fate.insideRoot } };
   return undefined;
 }
 
-/** Prints a path as the seeds do, unless it holds control characters that would garble the line. */
+/** Prints a path bare, as the validation documents' transcript does, unless it holds control characters that would garble the line. */
 function shown(path: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
   return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
@@ -48,11 +48,10 @@ function quotedPath(path: string): string {
 }
 
 /** Step 5 (CRITICAL): a return that claims finished work names artifacts that really exist. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "artifacts",
   meta: {
     description: "A return that claims finished work names artifacts that exist inside the root as non-empty regular files.",
-    docs: docsUrl("artifacts"),
     schema: {
       type: "object",
       additionalProperties: false,
@@ -240,7 +239,7 @@ export default defineRule<Options>({
     context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
 
     const checks: FileCheck[] = named.map(({ path }) => files.check(path));
-    // The seeds' order: every existence check, then every size check.
+    // subagent-return-validation.md's order: every existence check, then every size check.
     named.forEach(({ index, path, pointer }, position) => {
       const checked = checks[position];
       if (checked === undefined) return;

@@ -9,17 +9,17 @@ const meta = { taskType: "meta" };
 new RuleTester({ describe, it }).run(rule, {
   valid: [
     {
-      name: "the seed's non-meta implementation, with roadmap items",
+      name: "return-metadata-file.md's non-meta implementation, with roadmap items",
       input: implemented({ completion_summary: summary, roadmap_items: ["Prove completeness theorem for K modal logic"] }),
     },
     {
-      name: "the seed's meta task with .claude/ changes",
+      name: "return-metadata-file.md's meta task with .claude/ changes",
       input: implemented({ completion_summary: summary, claudemd_suggestions: "Added new-agent to Skill-to-Agent Mapping table in CLAUDE.md" }),
       expected: meta,
     },
     { name: 'a meta task that changed no .claude/ file says "none"', input: implemented({ completion_summary: summary, claudemd_suggestions: "none" }), expected: meta },
     { name: "a non-meta task needs no claudemd_suggestions", input: implemented({ completion_summary: summary }), expected: { taskType: "general" } },
-    // The seed requires claudemd_suggestions for meta tasks only: what other tasks write there is theirs.
+    // return-metadata-file.md requires claudemd_suggestions for meta tasks only: what other tasks write there is theirs.
     { name: 'an empty claudemd_suggestions on a task of unknown type', input: implemented({ completion_summary: summary, claudemd_suggestions: "" }) },
     { name: "an empty claudemd_suggestions on a non-meta task", input: implemented({ completion_summary: summary, claudemd_suggestions: "" }), expected: { taskType: "lean" } },
     { name: "a mistyped claudemd_suggestions on a non-meta task", input: implemented({ completion_summary: summary, claudemd_suggestions: false }), expected: { taskType: "general" } },

@@ -2,15 +2,17 @@ import { defineRule, docsUrl, isObject, pointerOf, receivedValue as received } f
 
 const isFilled = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
+/** The problems found inside completion_data, each reported at its field. */
+type FieldProblem = "missingSummary" | "invalidSummary" | "missingClaudemdSuggestions" | "invalidClaudemdSuggestions" | "roadmapItemNotString" | "roadmapNotArray";
+
 /**
  * return-metadata-file.md, completion_data: an `implemented` return carries what postflight
  * copies into state.json, so that /todo and ROAD_MAP.md stay in step with the work.
  */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "completion-data",
   meta: {
     description: "An implemented return carries completion_data: a completion_summary, claudemd_suggestions for meta tasks, roadmap_items as strings.",
-    docs: docsUrl("completion-data"),
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {
@@ -81,7 +83,7 @@ export default defineRule<Record<string, never>>({
     }
 
     let problems = 0;
-    const problem = (messageId: string, data: Record<string, string | number>, ...tokens: (string | number)[]): void => {
+    const problem = (messageId: FieldProblem, data: Record<string, string | number>, ...tokens: (string | number)[]): void => {
       problems += 1;
       context.report({ messageId, data, pointer: pointerOf("completion_data", ...tokens) });
     };
@@ -89,7 +91,7 @@ export default defineRule<Record<string, never>>({
     if (summary === undefined) problem("missingSummary", {}, "completion_summary");
     else if (!isFilled(summary)) problem("invalidSummary", { received: received(summary) }, "completion_summary");
 
-    // The seed requires claudemd_suggestions of meta tasks only: for any other (or an unknown) task it is not checked.
+    // return-metadata-file.md requires claudemd_suggestions of meta tasks only: for any other (or an unknown) task it is not checked.
     const suggestions = data.claudemd_suggestions;
     if (meta && suggestions === undefined) problem("missingClaudemdSuggestions", {}, "claudemd_suggestions");
     else if (meta && !isFilled(suggestions)) problem("invalidClaudemdSuggestions", { received: received(suggestions) }, "claudemd_suggestions");

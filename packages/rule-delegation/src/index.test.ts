@@ -11,7 +11,7 @@ const seed = agent("lean-research-agent", 1, seedPath);
 
 new RuleTester({ describe, it }).run(rule, {
   valid: [
-    { name: "the seed's research return (depth 1, three agents: depth-vs-length is off)", input: seed },
+    { name: "the documented research return (depth 1, three agents: depth-vs-length is off)", input: seed },
     { name: "the depth limit itself", input: agent("worker", 3, ["orchestrator", "implement", "planner", "worker"]) },
     { name: "the orchestrator at depth 0", input: agent("orchestrator", 0, ["orchestrator"]) },
     { name: "a higher limit", input: agent("d", 4, ["orchestrator", "a", "b", "c", "d"]), options: { maxDepth: 4 } },
@@ -35,7 +35,7 @@ new RuleTester({ describe, it }).run(rule, {
       ],
     },
     {
-      name: "acceptance: depth 4 is over the seeds' limit of 3",
+      name: "acceptance: depth 4 is over orchestration-validation.md's limit of 3",
       input: agent("e", 4, ["orchestrator", "a", "b", "c", "e"]),
       errors: [{ messageId: "maxDepthExceeded", pointer: "/metadata/delegation_depth", message: "MAX_DEPTH_EXCEEDED: delegation depth 4 exceeds the limit of 3" }],
     },
@@ -59,7 +59,7 @@ new RuleTester({ describe, it }).run(rule, {
       ],
     },
     {
-      name: "missing delegation fields (the seeds' Missing metadata field)",
+      name: "missing delegation fields (orchestration-validation.md's Missing metadata field)",
       input: returned({}),
       errors: [
         { messageId: "missingField", pointer: "/metadata/agent_type", message: "Missing metadata field: agent_type" },

@@ -3,7 +3,7 @@ import { defineRule, docsUrl, isObject, jsonType, pointerOf, preview, type Repor
 type Setting = "error" | "warn" | "off";
 
 interface Options {
-  /** The deepest delegation allowed: the seeds' limit is 3. */
+  /** The deepest delegation allowed: orchestration-validation.md's limit is 3. */
   maxDepth: number;
   /** Missing agent_type, delegation_depth or delegation_path. */
   requireFields: Setting;
@@ -27,13 +27,13 @@ const chain = (path: readonly string[]): string => (path.length === 0 ? "(empty)
 const at = (...tokens: (string | number)[]): string => pointerOf("metadata", ...tokens);
 
 /** Reports a problem; counts 1. */
-function fail(context: RuleContext<Options>, descriptor: ReportDescriptor): number {
+function fail<MessageId extends string>(context: RuleContext<Options, MessageId>, descriptor: ReportDescriptor<NoInfer<MessageId>>): number {
   context.report(descriptor);
   return 1;
 }
 
 /** An advisory check reports as its option says: as configured (a problem: counts 1), as a warning only, or not at all. */
-function advise(context: RuleContext<Options>, setting: Setting, descriptor: ReportDescriptor): number {
+function advise<MessageId extends string>(context: RuleContext<Options, MessageId>, setting: Setting, descriptor: ReportDescriptor<NoInfer<MessageId>>): number {
   if (setting === "error") return fail(context, descriptor);
   if (setting === "warn") context.report({ ...descriptor, level: "warn" });
   return 0;
@@ -50,16 +50,15 @@ function hasRepeat(path: readonly string[]): boolean {
 }
 
 /** orchestration-validation.md, "Delegation safety": no agent twice in the chain, no chain deeper than the limit. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "delegation",
   meta: {
     description: "Delegation is safe: depth within the limit (MAX_DEPTH_EXCEEDED), no agent twice in the path (CYCLE_DETECTED), the path ending with the returning agent.",
-    docs: docsUrl("delegation"),
     schema: {
       type: "object",
       additionalProperties: false,
       properties: {
-        maxDepth: { type: "integer", minimum: 0, description: "The deepest `metadata.delegation_depth` allowed; deeper is `MAX_DEPTH_EXCEEDED` (the seeds' limit is 3)." },
+        maxDepth: { type: "integer", minimum: 0, description: "The deepest `metadata.delegation_depth` allowed; deeper is `MAX_DEPTH_EXCEEDED` (orchestration-validation.md's limit is 3)." },
         requireFields: {
           ...SETTING,
           description: "How a missing `metadata.agent_type`, `delegation_depth` or `delegation_path` is reported: `error`, `warn`, or `off` (when `required-fields` already requires them).",

@@ -18,7 +18,7 @@ const tenMinutes = { now, staleAfterSeconds: 600 };
 
 new RuleTester({ describe, it }).run(rule, {
   valid: [
-    { name: "the seed's early metadata, with no staleness limit, is an [INFO] line", input: early(), expected: { now } },
+    { name: "return-metadata-file.md's early metadata, with no staleness limit, is an [INFO] line", input: early(), expected: { now } },
     { name: "younger than the limit", input: early(), expected: { now, staleAfterSeconds: 3600 } },
     { name: "exactly at the limit is not yet stale", input: early(), expected: { now, staleAfterSeconds: 720 } },
     { name: "no started_at and no limit", input: early({ started_at: undefined }), expected: { now } },

@@ -43,12 +43,11 @@ interface Options {
 }
 
 /** return-metadata-file.md, early metadata: `in_progress` at validation time means the agent never finished. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "early-metadata",
   meta: {
     description:
       "An in_progress return means the agent was interrupted: says where it stopped and how long ago; fails at a postflight gate (--command) and once it is stale (--stale-after).",
-    docs: docsUrl("early-metadata"),
     schema: {
       type: "object",
       additionalProperties: false,

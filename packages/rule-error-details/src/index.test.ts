@@ -7,8 +7,8 @@ const failed = (errors?: unknown) => ({ status: "failed", artifacts: [], ...(err
 
 new RuleTester({ describe, it }).run(rule, {
   valid: [
-    { name: "the seed's partial implementation", input: { status: "partial", errors: [timeout] } },
-    { name: "the seed's error response format", input: failed([{ type: "validation", message: "Validation failed: no status", recoverable: true, recommendation: "Fix the return" }]) },
+    { name: "return-metadata-file.md's partial implementation", input: { status: "partial", errors: [timeout] } },
+    { name: "orchestration-validation.md's error response format", input: failed([{ type: "validation", message: "Validation failed: no status", recoverable: true, recommendation: "Fix the return" }]) },
     { name: "blocked, not recoverable, two errors", input: { status: "blocked", errors: [{ ...timeout, recoverable: false }, { ...timeout, type: "execution" }] } },
     { name: "extra fields in an error are fine", input: failed([{ ...timeout, code: "TIMEOUT" }]) },
     ...["completed", "researched", "planned", "implemented", "in_progress"].map((status) => ({ name: `${status} needs no errors`, input: { status } })),

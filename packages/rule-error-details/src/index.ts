@@ -11,11 +11,10 @@ const FIELDS = [
 const SHAPE = '{ "type": "execution", "message": "…", "recoverable": true, "recommendation": "…" }';
 
 /** An unfinished return says what went wrong, whether a retry may help, and what to do next. */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "error-details",
   meta: {
     description: "A partial, failed or blocked return explains itself in errors[]: type, message, recoverable and recommendation for each entry.",
-    docs: docsUrl("error-details"),
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {

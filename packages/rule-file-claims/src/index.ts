@@ -3,7 +3,7 @@ import { FILE_PROBLEM_REASON, defineRule, docsUrl, isObject, pointerOf, received
 /** Problems that put a modified file's path outside what a scoped `git add` of the project may touch. */
 const OUTSIDE: readonly FileProblem[] = ["emptyPath", "nulByte", "absolute", "homeRelative", "escapesRoot", "symlinkEscapesRoot", "symlinkLoop", "nameTooLong"];
 
-type Context = RuleContext<Record<string, never>>;
+type Context = RuleContext<Record<string, never>, "fileInvalid" | "fileEmpty" | "fileExists">;
 
 /** A file the return says holds content: a non-empty regular file inside the root. */
 function checkContentFile(context: Context, path: string, pointer: string, field: string): void {
@@ -21,12 +21,11 @@ function checkContentFile(context: Context, path: string, pointer: string, field
  * The files a metadata file names besides its artifacts: the handoff to resume from, the artifact a
  * memory was drawn from, and the files a scoped `git add` will stage.
  */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "file-claims",
   meta: {
     description:
       "The files a metadata file names besides its artifacts are real: partial_progress.handoff_path and memory_candidates[].source_artifact are non-empty files inside the root, modified_files[] are paths inside it.",
-    docs: docsUrl("file-claims"),
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {

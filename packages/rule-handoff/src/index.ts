@@ -14,12 +14,11 @@ function isSet(value: unknown): boolean {
 }
 
 /** An orchestrator handoff (`specs/{NNN}_{SLUG}/.orchestrator-handoff.json`) lets the next session resume the work. */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "handoff",
   meta: {
     description:
       "An orchestrator handoff follows the wrap-up contract: status, phase counts and blockers present, a way to continue when partial or blocked, a continuation path that exists.",
-    docs: docsUrl("handoff"),
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {

@@ -18,7 +18,7 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "empty input", input: "", errors: [{ messageId: "emptyInput", reask: "your reply is empty; end it with your JSON return (status, summary, artifacts, metadata)" }] },
     { name: "whitespace only", input: " \n\t ", errors: [{ messageId: "emptyInput" }] },
     {
-      name: "the seed's plain-text return (task 279)",
+      name: "the research report's plain-text return (task 279)",
       input: "Research completed successfully. Found validation logic in validation-rules.md.",
       agent: "researcher",
       errors: [{ messageId: "noReturn", message: "Invalid JSON return from researcher", reask: "your reply contains no JSON object; end it with your JSON return, not prose" }],

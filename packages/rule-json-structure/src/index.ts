@@ -2,12 +2,11 @@ import { defineRule, docsUrl, jsonType, MAX_QUOTED_CHARS, METADATA_FILE, pointer
 
 const recommendation = "Fix {subagent} return format";
 
-/** Step 1 of every seed: the return must be one JSON object, and nothing else. */
-export default defineRule<Record<string, never>>({
+/** Step 1 of every validation document: the return must be one JSON object, and nothing else. */
+export default defineRule(docsUrl)({
   id: "json-structure",
   meta: {
     description: "The return parses as one JSON object (not prose, not empty, nothing after it).",
-    docs: docsUrl("json-structure"),
     input: "text",
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
@@ -73,7 +72,7 @@ export default defineRule<Record<string, never>>({
     const { parse } = context;
     if (parse.invalidUtf8 !== undefined) context.report({ messageId: "invalidUtf8", data: { ...parse.invalidUtf8 } });
     if (!parse.ok) {
-      const messageId = { empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText", missing: "missingFile", unreadable: "unreadableFile" }[parse.kind];
+      const messageId = ({ empty: "emptyInput", noReturn: "noReturn", syntax: "syntaxError", trailing: "trailingText", missing: "missingFile", unreadable: "unreadableFile" } as const)[parse.kind];
       // A caller that reports a missing file without naming it still gets the layout's name for it.
       const file = parse.file ?? (parse.kind === "missing" ? `${SPECS_DIR}/{N}_{SLUG}/${METADATA_FILE}` : "");
       context.report({ messageId, data: { reason: parse.reason, line: parse.line, column: parse.column, file } });

@@ -12,12 +12,11 @@ function isKeywordList(value: unknown): boolean {
  * `{ content, category, source_artifact, confidence, suggested_keywords }`; the file named by
  * `source_artifact` is file-claims' to check.
  */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "memory-candidates",
   meta: {
     description:
       "memory_candidates, when present, is a list of { content, category, source_artifact, confidence, suggested_keywords }: content is said, the category is one the memory files under.",
-    docs: docsUrl("memory-candidates"),
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {

@@ -27,12 +27,11 @@ function plural(count: number, noun: string): string {
 }
 
 /** A multi-task return (`specs/.return-meta-multi.json`) tells the truth about the batch it closes. */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "multi-task",
   meta: {
     description:
       "A multi-task return agrees with itself: a batch with failed tasks is partial, a completed batch finished at least one task, every entry names a task once, a paused batch says how to resume.",
-    docs: docsUrl("multi-task"),
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {

@@ -27,11 +27,10 @@ function describeMarker(text: string | null): string {
  * its postflight is done; the stop hook reads it. Beside a return that says the work finished, it
  * means the postflight never finished (or is running now).
  */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "postflight-marker",
   meta: {
     description: "No .postflight-pending marker is left beside a finished return read from a task folder: the postflight that should follow it finished.",
-    docs: docsUrl("postflight-marker"),
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {

@@ -24,7 +24,7 @@ new RuleTester({ describe, it }).run(rule, {
   ],
   invalid: [
     {
-      name: "the seed's missing status",
+      name: "the documented missing status",
       input: { summary: "x", artifacts: [], metadata },
       errors: [{ messageId: "missingField", pointer: "/status", message: "Missing required field: status", reask: '"status" is missing; add it' }],
     },
@@ -38,7 +38,7 @@ new RuleTester({ describe, it }).run(rule, {
       ],
     },
     {
-      name: "a missing metadata subfield uses the seed's metadata wording",
+      name: "a missing metadata subfield uses orchestration-validation.md's metadata wording",
       input: { ...v7, metadata: { ...metadata, session_id: undefined } },
       errors: [{ messageId: "missingMetadataField", pointer: "/metadata/session_id", message: "Missing required metadata field: session_id", reask: '"metadata.session_id" is missing; add it' }],
     },

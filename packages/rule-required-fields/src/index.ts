@@ -5,13 +5,13 @@ type FieldType = "string" | "number" | "integer" | "boolean" | "array" | "object
 interface Options {
   /** Dotted paths (`metadata.session_id`) or JSON Pointers, in the order they are checked. */
   fields: string[];
-  /** The JSON type each field must have; the seeds' types are built in. */
+  /** The JSON type each field must have; the types the validation documents give are built in. */
   types: Record<string, FieldType>;
 }
 
 const FIELD_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
 
-/** The types the seeds give the fields they name (subagent-return-validation.md, "Required fields"). */
+/** The types the validation documents give the fields they name (subagent-return-validation.md, "Required fields"). */
 const SEED_TYPES: Readonly<Record<string, FieldType>> = {
   status: "string",
   summary: "string",
@@ -39,11 +39,10 @@ function hasType(value: unknown, type: FieldType): boolean {
 }
 
 /** Step 2: every field the format requires is present and of the right JSON type. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "required-fields",
   meta: {
     description: "The fields the format requires are present (not missing, not null) and have the right JSON types.",
-    docs: docsUrl("required-fields"),
     schema: {
       type: "object",
       additionalProperties: false,
@@ -56,7 +55,7 @@ export default defineRule<Options>({
         types: {
           type: "object",
           additionalProperties: { enum: FIELD_TYPES },
-          description: "The JSON type a field must have (string, number, integer, boolean, array, object), over the seeds' built-in types.",
+          description: "The JSON type a field must have (string, number, integer, boolean, array, object), over the built-in types the validation documents give.",
         },
       },
     },

@@ -15,7 +15,7 @@ new RuleTester({ describe, it }).run(rule, {
   ],
   invalid: [
     {
-      name: "the seed's mismatch (research report, example 5)",
+      name: "the research report's mismatch (example 5)",
       input: { ...v7, metadata: { session_id: "sess_WRONG_SESSION_ID" } },
       sessionId,
       agent: "researcher",

@@ -8,11 +8,10 @@ interface Options {
 const ELSEWHERE = ["/session_id", "/metadata/session_id"];
 
 /** Step 4: the return answers the delegation that was made, not another one. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "session-id",
   meta: {
     description: "The return's session id equals the one delegated (--session-id or RETURNLINT_SESSION_ID).",
-    docs: docsUrl("session-id"),
     schema: {
       type: "object",
       additionalProperties: false,

@@ -20,7 +20,7 @@ new RuleTester({ describe, it }).run(rule, {
   ],
   invalid: [
     {
-      name: "the seed's invalid status",
+      name: "the documented invalid status",
       input: { status: "in-progress" },
       errors: [
         {

@@ -102,11 +102,10 @@ function instructionFor({ hint, advice, suggestion }: Suggestion): string {
 }
 
 /** Step 3: the status is one the command allows. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "status-enum",
   meta: {
     description: "The status is one the command allows: the legacy four, or the command's contextual success status.",
-    docs: docsUrl("status-enum"),
     schema: {
       type: "object",
       additionalProperties: false,

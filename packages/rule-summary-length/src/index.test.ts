@@ -12,7 +12,7 @@ new RuleTester({ describe, it }).run(rule, {
   ],
   invalid: [
     {
-      name: "the seed's warning",
+      name: "validation-rules.md's warning",
       input: { summary: "x".repeat(401) },
       errors: [{ messageId: "tooLong", pointer: "/summary", message: "Summary exceeds recommended length: 401 characters" }],
     },

@@ -1,16 +1,15 @@
 import { defineRule, docsUrl } from "@returnlint/core";
 
 interface Options {
-  /** The seeds' "<100 tokens", about 400 characters. */
+  /** validation-rules.md's "<100 tokens", about 400 characters. */
   maxChars: number;
 }
 
 /** validation-rules.md Step 5: a long summary eats the orchestrator's context window. */
-export default defineRule<Options>({
+export default defineRule<Options>(docsUrl)({
   id: "summary-length",
   meta: {
-    description: "The summary stays within the recommended length (400 characters, the seeds' \"<100 tokens\").",
-    docs: docsUrl("summary-length"),
+    description: "The summary stays within the recommended length (400 characters, about 100 tokens).",
     schema: {
       type: "object",
       additionalProperties: false,

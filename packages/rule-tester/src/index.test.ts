@@ -1,8 +1,9 @@
 import { defineRule, type AnyRule, type RuleContext, type RuleMeta } from "@returnlint/core";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { RuleTester, type InvalidCase, type ValidCase } from "./index.js";
 
@@ -52,7 +53,7 @@ const META: RuleMeta<{ word: string }> = {
 
 /** A correct rule, varied one part at a time below. */
 function wordRule(overrides: { meta?: Partial<RuleMeta<{ word: string }>>; check?: (context: RuleContext<{ word: string }>) => void | Promise<void> } = {}): AnyRule {
-  return defineRule<{ word: string }>({
+  return defineRule<{ word: string }>()({
     id: "word",
     meta: { ...META, ...overrides.meta },
     check:
@@ -300,4 +301,23 @@ describe("RuleTester", () => {
   it("needs describe and it from somewhere", () => {
     expect(() => new RuleTester()).toThrow("RuleTester needs describe and it");
   });
+});
+
+describe("RuleTester's expected message ids, as TypeScript checks a rule's test", () => {
+  // The fixture is outside src/ (and ignored by ESLint): the repository's own typecheck never sees it.
+  const fixture = fileURLToPath(new URL("../type-fixtures/misspelt-expected-id.ts", import.meta.url));
+  const baseConfig = fileURLToPath(new URL("../../../tsconfig.base.json", import.meta.url));
+
+  it("an invalid case expecting a messageId the rule does not declare does not compile, and the error names the id", () => {
+    const { config } = ts.readConfigFile(baseConfig, (file) => ts.sys.readFile(file)) as { config: unknown };
+    const { options } = ts.parseJsonConfigFileContent(config, ts.sys, path.dirname(baseConfig));
+    const program = ts.createProgram([fixture], { ...options, noEmit: true });
+    const source = program.getSourceFile(fixture);
+    const found = ts.getPreEmitDiagnostics(program, source).map((diagnostic) => {
+      const line = source === undefined || diagnostic.start === undefined ? 0 : source.getLineAndCharacterOfPosition(diagnostic.start).line + 1;
+      return `${String(line)}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
+    });
+    const line = readFileSync(fixture, "utf8").split("\n").findIndex((text) => text.includes('"darft"')) + 1;
+    expect(found).toEqual([`${String(line)}: Type '"darft"' is not assignable to type '"draft"'.`]);
+  }, 60_000);
 });

@@ -15,6 +15,7 @@ import {
   type FormatName,
   type Report,
   type Result,
+  type Rule,
 } from "@returnlint/core";
 
 /** A file in a case's fixture tree: text content, or something that is not a regular file. */
@@ -38,8 +39,9 @@ export interface CaseBase {
 
 export type ValidCase = CaseBase;
 
-export interface ExpectedError {
-  readonly messageId: string;
+/** A problem an invalid case expects; `MessageId` is the union of the rule's message ids. */
+export interface ExpectedError<MessageId extends string = string> {
+  readonly messageId: MessageId;
   readonly pointer?: string;
   /** Substring the filled message must contain. */
   readonly message?: string;
@@ -51,8 +53,8 @@ export interface ExpectedError {
   readonly reask?: string;
 }
 
-export interface InvalidCase extends CaseBase {
-  readonly errors: readonly ExpectedError[];
+export interface InvalidCase<MessageId extends string = string> extends CaseBase {
+  readonly errors: readonly ExpectedError<MessageId>[];
 }
 
 export interface TestFunctions {
@@ -84,7 +86,8 @@ export class RuleTester {
     this.test = { describe, it };
   }
 
-  run(rule: AnyRule, cases: { valid: readonly ValidCase[]; invalid: readonly InvalidCase[] }): void {
+  /** A rule declared with `defineRule` knows its message ids: an expected error naming another one is a type error. */
+  run<MessageId extends string>(rule: Rule<unknown, MessageId>, cases: { valid: readonly ValidCase[]; invalid: readonly InvalidCase<NoInfer<MessageId>>[] }): void {
     const { describe, it } = this.test;
     describe(rule.id, () => {
       it("has a valid options schema that accepts its default options", () => {

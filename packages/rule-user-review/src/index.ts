@@ -5,11 +5,10 @@ function isSaid(value: unknown): value is string {
 }
 
 /** `requires_user_review` stops the orchestrator for the user; `review_reason` tells the user what to look at. */
-export default defineRule<Record<string, never>>({
+export default defineRule(docsUrl)({
   id: "user-review",
   meta: {
     description: "A return that sets requires_user_review says why in review_reason; requires_user_review is a boolean.",
-    docs: docsUrl("user-review"),
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {

@@ -8,7 +8,7 @@ export interface CommandConfig {
   readonly rules?: Readonly<Record<string, RuleEntry>>;
 }
 
-/** The shape of `returnlint.config.*` (DESIGN.md, "Config file"). */
+/** The shape of `returnlint.config.*` (README.md, "Configuration"). */
 export interface Config {
   readonly $schema?: string;
   readonly preset?: string;
@@ -88,7 +88,7 @@ const KNOWN_COMMANDS = ["research", "plan", "revise", "implement"] as const;
 /**
  * The schema published for editors (`@returnlint/core/config.schema.json`): the config's shape,
  * plus every built-in rule by id, with its description, docs link and its own options schema,
- * the built-in presets and the seeds' commands, so that an editor completes rule ids, option
+ * the built-in presets and the orchestrator's commands, so that an editor completes rule ids, option
  * names and values. Options are merged over the rule's defaults, so none is required here.
  * Rules are listed by id, so that the document does not depend on the order they are given in.
  * Custom rules (packages, ./files) stay allowed as any other key. `pnpm docs:schema` writes it;
