@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempProject, writeFiles } from "@returnlint/testing";
 import {
   corpusExists,
   commandForStatus,
@@ -117,7 +118,7 @@ describe("corpus replay: what each return is expected to get", () => {
 });
 
 describe("corpus replay of a small corpus on disk", () => {
-  const corpus = mkdtempSync(path.join(tmpdir(), "returnlint-corpus-test-"));
+  const corpus = tempProject();
   const outside = `returnlint-corpus-escape-${String(process.pid)}-${String(Date.now())}`;
   const files: Record<string, { entry: Omit<IndexEntry, "file">; value: unknown }> = {
     "good.json": {
@@ -144,17 +145,10 @@ describe("corpus replay of a small corpus on disk", () => {
   let summary: CorpusSummary;
 
   beforeAll(async () => {
-    mkdirSync(corpus, { recursive: true });
-    const lines = Object.entries(files).map(([file, { entry, value }]) => {
-      writeFileSync(path.join(corpus, file), JSON.stringify(value, null, 2));
-      return JSON.stringify({ file, ...entry });
-    });
-    writeFileSync(path.join(corpus, "INDEX.jsonl"), `${lines.join("\n")}\n`);
+    const lines = Object.entries(files).map(([file, { entry }]) => JSON.stringify({ file, ...entry }));
+    writeFiles(corpus, { ...Object.fromEntries(Object.entries(files).map(([file, { value }]) => [file, value])), "INDEX.jsonl": `${lines.join("\n")}\n` });
     run = await replayCorpus(corpus, { concurrency: 2 });
     summary = summarize(run);
-  });
-  afterAll(() => {
-    rmSync(corpus, { recursive: true, force: true });
   });
 
   it("gives each return its verdict", () => {

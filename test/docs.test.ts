@@ -2,11 +2,11 @@
 // so that the docs cannot drift from what returnlint does. How to write an example that is checked, and
 // how to mark one that is not runnable on its own, is said in README.md ("Examples in the docs are tested").
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, chmodSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 import { examplesOf, expectedExit, forbiddenProgram, matches, normalize, parseMarker, splitCommands, type Example } from "./doc-examples.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -18,14 +18,9 @@ const DOCS = [
   ...readdirSync(path.join(REPO, "examples")).sort().map((name) => `examples/${name}/README.md`).filter((file) => existsSync(path.join(REPO, file))),
 ];
 
-const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-docs-"));
-afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true });
-});
 // `returnlint` on the PATH is the built CLI, as after `npm install returnlint`.
+const scratch = tempProject({ "bin/returnlint": `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n` });
 const bin = path.join(scratch, "bin");
-mkdirSync(bin);
-writeFileSync(path.join(bin, "returnlint"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
 chmodSync(path.join(bin, "returnlint"), 0o755);
 
 const hasCommand = (name: string) => spawnSync("sh", ["-c", `command -v ${name}`]).status === 0;

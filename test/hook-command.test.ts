@@ -2,18 +2,15 @@
 // ("What a stop costs"), run by the real `sh` with stand-ins for both programs: which one runs, with
 // which arguments, and whose exit code the hook gives. The hosts suite runs it in the real Claude Code.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 import { jsonSnippet } from "./hosts/docs.js";
 
 const command = String(jsonSnippet("claude-hook-direct").command);
 
-const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-hook-command-"));
-afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true });
-});
+const scratch = tempProject();
 
 /** An executable shell script that says its name and arguments, then exits with `code`. */
 function standIn(file: string, name: string, code: number): void {

@@ -7,6 +7,8 @@ import { REPO, workspacePackages, type Manifest } from "./workspace-packages.js"
 // STYLE.md, "Packages look alike": every package.json has the same shape.
 const packages = workspacePackages();
 const names = new Set(packages.map(({ manifest }) => manifest.name));
+/** Packages never published (@returnlint/testing): an install of a published package must not need them. */
+const unpublished = new Set(packages.filter(({ manifest }) => manifest.private === true).map(({ manifest }) => manifest.name));
 
 /** Each problem with one manifest, as a sentence; none for a package of the house shape. */
 function problems(folder: string, manifest: Manifest): string[] {
@@ -43,6 +45,7 @@ function problems(folder: string, manifest: Manifest): string[] {
     for (const [dependency, range] of Object.entries((manifest[field] ?? {}) as Record<string, string>)) {
       if (names.has(dependency)) expect(range === "workspace:^", `${field}.${dependency} is internal and must be "workspace:^"; received "${range}"`);
       else expect(!range.startsWith("workspace:"), `${field}.${dependency} is not in the workspace; received "${range}"`);
+      if (manifest.private !== true && field !== "devDependencies") expect(!unpublished.has(dependency), `${field}.${dependency} is never published: name it in devDependencies only`);
     }
   }
   expect(existsSync(path.join(REPO, folder, "README.md")), "README.md is missing");
@@ -84,7 +87,7 @@ describe("package hygiene", () => {
       type: "commonjs",
       exports: { ".": { default: "./dist/index.js", types: "./dist/index.d.ts" } },
       files: ["src"],
-      dependencies: { "@returnlint/core": "^0.1.0", lodash: "workspace:*" },
+      dependencies: { "@returnlint/core": "^0.1.0", lodash: "workspace:*", "@returnlint/testing": "workspace:^" },
     };
     expect(problems("packages/does-not-exist", broken)).toEqual([
       '"type" must be "module"',
@@ -100,6 +103,7 @@ describe("package hygiene", () => {
       'repository.directory must be "packages/does-not-exist"; received undefined',
       'dependencies.@returnlint/core is internal and must be "workspace:^"; received "^0.1.0"',
       'dependencies.lodash is not in the workspace; received "workspace:*"',
+      "dependencies.@returnlint/testing is never published: name it in devDependencies only",
       "README.md is missing",
     ]);
   });

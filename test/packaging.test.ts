@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempProject, writeFiles } from "@returnlint/testing";
 import { REPO, workspacePackages } from "./workspace-packages.js";
 
 // The proof that a user outside this repository gets working packages: what `pnpm pack`
@@ -10,13 +10,7 @@ import { REPO, workspacePackages } from "./workspace-packages.js";
 const publishable = workspacePackages().filter(({ manifest }) => manifest.private !== true);
 const PLUGIN = "returnlint-rule-no-placeholder-artifacts";
 
-let work: string;
 let consumer: string;
-
-function write(file: string, content: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
-}
 
 function check(args: readonly string[]) {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
@@ -27,20 +21,16 @@ function check(args: readonly string[]) {
 
 describe("the published packages, installed with npm outside the workspace", () => {
   beforeAll(() => {
-    work = mkdtempSync(path.join(tmpdir(), "returnlint-packaging-"));
+    const work = tempProject();
     const tarballs = path.join(work, "tarballs");
     for (const { folder } of publishable) {
       execFileSync("pnpm", ["pack", "--pack-destination", tarballs], { cwd: path.join(REPO, folder), stdio: "pipe" });
     }
     consumer = path.join(work, "consumer");
-    write(path.join(consumer, "package.json"), { name: "consumer", version: "1.0.0", private: true, type: "module" });
+    writeFiles(consumer, { "package.json": { name: "consumer", version: "1.0.0", private: true, type: "module" } });
     const files = readdirSync(tarballs).map((name) => path.join(tarballs, name));
     execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...files], { cwd: consumer, stdio: "pipe", timeout: 240_000 });
   }, 300_000);
-
-  afterAll(() => {
-    rmSync(work, { recursive: true, force: true });
-  });
 
   it("packs every publishable package, the example plugin among them", () => {
     expect(publishable.map(({ manifest }) => manifest.name)).toEqual(expect.arrayContaining(["returnlint", "@returnlint/core", "@returnlint/rule-tester", PLUGIN]));
@@ -82,17 +72,19 @@ describe("the published packages, installed with npm outside the workspace", () 
   describe("a config naming the example plugin by package name", () => {
     const report = "specs/1_fix/reports/research-001.md";
     beforeAll(() => {
-      write(path.join(consumer, "returnlint.config.json"), { preset: "v7", rules: { [PLUGIN]: "error" } });
       const value = (status: string, artifact: string) => ({
         status,
         summary: "Researched the fix.",
         artifacts: [{ type: "report", path: artifact, summary: "Research report" }],
         metadata: { session_id: "sess_1", agent_type: "researcher", delegation_depth: 1, delegation_path: ["orchestrator", "research", "researcher"] },
       });
-      write(path.join(consumer, "template.json"), value("completed", report));
-      write(path.join(consumer, report), "# Research Report\n\n## Findings\n\nTODO: write the findings.\n");
-      write(path.join(consumer, "written.json"), value("completed", "specs/1_fix/reports/research-002.md"));
-      write(path.join(consumer, "specs/1_fix/reports/research-002.md"), "# Research Report\n\n## Findings\n\nThe validator skipped Stage 3.\n");
+      writeFiles(consumer, {
+        "returnlint.config.json": { preset: "v7", rules: { [PLUGIN]: "error" } },
+        "template.json": value("completed", report),
+        [report]: "# Research Report\n\n## Findings\n\nTODO: write the findings.\n",
+        "written.json": value("completed", "specs/1_fix/reports/research-002.md"),
+        "specs/1_fix/reports/research-002.md": "# Research Report\n\n## Findings\n\nThe validator skipped Stage 3.\n",
+      });
     });
 
     it("flags a placeholder artifact: exit 1 and the plugin's finding", () => {

@@ -1,19 +1,16 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFileView, parseReturn, runRules, withOptionsTable } from "@returnlint/core";
+import { tempProject } from "@returnlint/testing";
 import { loadBuiltinRules } from "returnlint";
 
 const BUILTIN_RULES = await loadBuiltinRules();
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const EXAMPLE = /<!-- example: (pass|fail)(?: ([\w,]+))?((?: \w+=\S+)*) -->\n```json\n([\s\S]*?)\n```/g;
-const emptyRoot = mkdtempSync(path.join(tmpdir(), "returnlint-docs-"));
-afterAll(() => {
-  rmSync(emptyRoot, { recursive: true, force: true });
-});
+const emptyRoot = tempProject();
 
 describe("rule READMEs", () => {
   for (const [id, { rule }] of BUILTIN_RULES) {
@@ -35,11 +32,7 @@ describe("rule READMEs", () => {
         const settings: Partial<Record<string, string>> = Object.fromEntries([...(attributes ?? "").matchAll(/ (\w+)=(\S+)/g)].map((match): [string, string] => [match[1] ?? "", match[2] ?? ""]));
         const text = json ?? "";
         // `marker=PATH`: a file that lies in the project beside the return (postflight-marker's examples).
-        const root = settings.marker === undefined ? emptyRoot : mkdtempSync(path.join(tmpdir(), "returnlint-docs-"));
-        if (settings.marker !== undefined) {
-          mkdirSync(path.dirname(path.join(root, settings.marker)), { recursive: true });
-          writeFileSync(path.join(root, settings.marker), "{}");
-        }
+        const root = settings.marker === undefined ? emptyRoot : tempProject({ [settings.marker]: "{}" });
         const report = await runRules({
           text,
           parse: parseReturn(text),
@@ -55,7 +48,6 @@ describe("rule READMEs", () => {
           rules: [{ rule, severity: "error", options: { ...(rule.meta.defaultOptions as object), ...(settings.options === undefined ? {} : (JSON.parse(settings.options) as object)) }, source: id }],
           files: createFileView(root),
         });
-        if (root !== emptyRoot) rmSync(root, { recursive: true, force: true });
         const failures = report.results.filter((result) => result.level === "fail").map((result) => result.messageId);
         expect(failures).toEqual(verdict === "pass" ? [] : (messageIds ?? "").split(","));
       });

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BUILTIN_PRESETS, BUILTIN_RULES, lintSource, loadReturnlintConfig, validate } from "@returnlint/api";
+import { tempProject } from "@returnlint/testing";
 
 // A file of its own: vitest gives each test file fresh modules, so no other test has imported a rule yet.
-const cwd = mkdtempSync(path.join(tmpdir(), "returnlint-on-use-"));
-afterAll(() => {
-  rmSync(cwd, { recursive: true, force: true });
-});
+const cwd = tempProject();
 
 /** The ids a built-in preset runs (not "off"), in its order. */
 function runs(preset: string): string[] {

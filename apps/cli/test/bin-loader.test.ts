@@ -2,24 +2,17 @@
 // cache. These run copies of the built dist/ that a user's install could end up as: a cache that
 // is missing (V8 then compiles from source), a bundle that is missing or damaged.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { EXAMPLES, STACK_FRAME } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { EXAMPLES, STACK_FRAME, project } from "./helpers.js";
 
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
-const copies: string[] = [];
-
-afterAll(() => {
-  for (const copy of copies.splice(0)) rmSync(copy, { recursive: true, force: true });
-});
 
 /** A copy of dist/, changed by `change` (given the copy's folder). */
 function distCopy(change: (dist: string) => void): string {
-  const dist = path.join(mkdtempSync(path.join(tmpdir(), "returnlint-dist-")), "dist");
-  copies.push(path.dirname(dist));
+  const dist = path.join(project(), "dist");
   cpSync(DIST, dist, { recursive: true });
   change(dist);
   return dist;

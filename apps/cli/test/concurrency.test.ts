@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { subagentStop, finalMessage } from "./claude-payloads.js";
 import { BIN, project } from "./helpers.js";
 
@@ -14,7 +13,8 @@ let atomicModule = "";
 
 /** apps/cli/src/atomic.ts (and core's SafeDir) as one ES module a plain `node` child can import. */
 beforeAll(() => {
-  work = mkdtempSync(path.join(tmpdir(), "returnlint-atomic-"));
+  // Killed writers leave their temporary files (64 MiB each) behind: they go with the folder, after the file's tests.
+  work = project();
   atomicModule = path.join(work, "atomic.mjs");
   buildSync({
     stdin: {
@@ -28,11 +28,6 @@ beforeAll(() => {
     outfile: atomicModule,
     logLevel: "silent",
   });
-});
-
-// Killed writers leave their temporary files (64 MiB each) behind: the directory goes with them.
-afterAll(() => {
-  rmSync(work, { recursive: true, force: true });
 });
 
 function exited(child: ChildProcess): Promise<number | null> {

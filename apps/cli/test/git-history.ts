@@ -1,75 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll } from "vitest";
+import { commit, git, newRepository } from "@returnlint/testing";
 
-/** git with a fixed identity and no signing, whatever the machine's config says. */
-export function git(cwd: string, args: readonly string[], env: Record<string, string> = {}): string {
-  const clean = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([name]) => !["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"].includes(name)));
-  return execFileSync("git", ["-c", "user.name=Returnlint Test", "-c", "user.email=test@returnlint.invalid", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", ...args], {
-    cwd,
-    env: clean,
-    encoding: "utf8",
-  }).trim();
-}
-
-export interface Change {
-  /** Files to write: strings are contents, objects are written as JSON. */
-  readonly files?: Readonly<Record<string, unknown>>;
-  /** Symlinks to make: path → target. */
-  readonly links?: Readonly<Record<string, string>>;
-  /** Paths to delete. */
-  readonly remove?: readonly string[];
-  /** Folders to move (git mv): from → to. */
-  readonly move?: Readonly<Record<string, string>>;
-  /** Submodule entries (gitlinks) to record: path → commit. */
-  readonly gitlinks?: Readonly<Record<string, string>>;
-}
-
-const repositories: string[] = [];
-afterAll(() => {
-  for (const dir of repositories.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A new, empty repository in a temporary folder (removed after the test file). */
-export function newRepository(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "returnlint-audit-"));
-  repositories.push(dir);
-  git(dir, ["init", "-q"]);
-  return dir;
-}
-
-/** A temporary folder for other things (a bare clone, an output file); removed after the test file. */
-export function scratchDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "returnlint-audit-scratch-"));
-  repositories.push(dir);
-  return dir;
-}
-
-/** Applies a change and commits it with both dates set to `date`; returns the commit. */
-export function commit(dir: string, date: string, change: Change, message = `change of ${date}`): string {
-  for (const [relative, content] of Object.entries(change.files ?? {})) {
-    const target = path.join(dir, relative);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
-  }
-  for (const [relative, target] of Object.entries(change.links ?? {})) {
-    const file = path.join(dir, relative);
-    mkdirSync(path.dirname(file), { recursive: true });
-    symlinkSync(target, file);
-  }
-  for (const relative of change.remove ?? []) git(dir, ["rm", "-q", "-r", relative]);
-  for (const [from, to] of Object.entries(change.move ?? {})) {
-    mkdirSync(path.dirname(path.join(dir, to)), { recursive: true });
-    git(dir, ["mv", from, to]);
-  }
-  git(dir, ["add", "-A"]);
-  // After `add -A`, which would stage the removal of a gitlink that has no folder in the work tree.
-  for (const [relative, oid] of Object.entries(change.gitlinks ?? {})) git(dir, ["update-index", "--add", "--cacheinfo", `160000,${oid},${relative}`]);
-  git(dir, ["commit", "-q", "--allow-empty", "-m", message], { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
-  return git(dir, ["rev-parse", "HEAD"]);
-}
+// The audit suites import the repository helpers from here, beside the history they build with them;
+// an empty temporary folder (a bare clone, an output file) is their scratch folder.
+export { commit, git, newRepository, tempProject as scratchDir, type Change } from "@returnlint/testing";
 
 const metadata = (agent: string, command: string) => ({
   session_id: "sess_1736700000_abc123",

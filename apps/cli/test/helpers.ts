@@ -1,9 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
 
 export const BIN = fileURLToPath(new URL("../dist/returnlint.js", import.meta.url));
 export const REPO = fileURLToPath(new URL("../../..", import.meta.url));
@@ -32,23 +29,8 @@ export function returnlint(args: readonly string[], options: { cwd?: string; inp
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const projects: string[] = [];
-// Each test file imports this module afresh: its projects go when its tests are done.
-afterAll(() => {
-  for (const root of projects.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-
-/** A temporary project: files by relative path; values are contents, objects are written as JSON. Removed after the file's tests. */
-export function project(files: Readonly<Record<string, unknown>>): string {
-  const root = mkdtempSync(path.join(tmpdir(), "returnlint-cli-"));
-  projects.push(root);
-  for (const [relative, content] of Object.entries(files)) {
-    const target = path.join(root, relative);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
-  }
-  return root;
-}
+/** A temporary project (files by relative path; objects are written as JSON), removed after the file's tests: the CLI suites' name for it. */
+export { tempProject as project } from "@returnlint/testing";
 
 export const metadata = (agent: string, session = "sess_1") => ({
   session_id: session,

@@ -1,9 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync, symlinkSync, utimesSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, STACK_FRAME, metadata } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BIN, STACK_FRAME, metadata, project } from "./helpers.js";
 
 /**
  * Artifact paths a subagent may name, on a tree generated here (FIFOs, devices and
@@ -16,27 +15,19 @@ let outside = "";
 const OLD = new Date("2001-01-01T00:00:00Z");
 
 function canMakeDevices(): boolean {
-  const probe = mkdtempSync(path.join(tmpdir(), "returnlint-mknod-"));
   try {
-    execFileSync("mknod", [path.join(probe, "zero"), "c", "1", "5"], { stdio: "ignore" });
+    execFileSync("mknod", [path.join(project(), "zero"), "c", "1", "5"], { stdio: "ignore" });
     return true;
   } catch {
     return false;
-  } finally {
-    rmSync(probe, { recursive: true, force: true });
   }
 }
 
 beforeAll(() => {
-  base = mkdtempSync(path.join(tmpdir(), "returnlint-paths-"));
+  base = project({ "outside/secret.md": "secret\n", "root/specs/1_x/reports/ok.md": "# Report\n", "root/two\nlines.md": "x" });
   root = path.join(base, "root");
   outside = path.join(base, "outside");
-  mkdirSync(path.join(root, "specs/1_x/reports"), { recursive: true });
-  mkdirSync(outside);
-  writeFileSync(path.join(outside, "secret.md"), "secret\n");
   execFileSync("mkfifo", [path.join(outside, "pipe")]);
-  writeFileSync(path.join(root, "specs/1_x/reports/ok.md"), "# Report\n");
-  writeFileSync(path.join(root, "two\nlines.md"), "x");
   execFileSync("mkfifo", [path.join(root, "pipe.md")]);
   symlinkSync(path.join(outside, "secret.md"), path.join(root, "out.md"));
   symlinkSync("../outside", path.join(root, "out-dir"));
@@ -47,10 +38,6 @@ beforeAll(() => {
   symlinkSync("loop-a.md", path.join(root, "loop-b.md"));
   symlinkSync("specs/1_x/reports/ok.md", path.join(root, "inside-link.md"));
   utimesSync(path.join(outside, "secret.md"), OLD, new Date());
-});
-
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
 });
 
 interface Checked {

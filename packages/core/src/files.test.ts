@@ -1,13 +1,10 @@
-import { linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { linkSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 import { createFileView, relativeInside } from "./files.js";
 
-const root = mkdtempSync(path.join(tmpdir(), "returnlint-files-"));
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
+const root = tempProject();
 
 describe("createFileView().check", () => {
   it("gives a file's size and modification time (evidence of when it was written)", () => {
@@ -19,12 +16,8 @@ describe("createFileView().check", () => {
 });
 
 describe("createFileView().check resolves a path one folder at a time", () => {
-  const project = path.join(root, "project");
-  const outside = path.join(root, "outside");
-  mkdirSync(path.join(project, "specs", "1_x", "reports"), { recursive: true });
-  mkdirSync(outside, { recursive: true });
-  writeFileSync(path.join(project, "specs", "1_x", "reports", "r.md"), "# R\n");
-  writeFileSync(path.join(outside, "secret.md"), "secret\n");
+  const project = tempProject({ "specs/1_x/reports/r.md": "# R\n" });
+  const outside = tempProject({ "secret.md": "secret\n" });
   // A folder link that stays inside, one that leaves, and one that leaves and leads back in.
   symlinkSync(path.join(project, "specs"), path.join(project, "specs-link"));
   symlinkSync(outside, path.join(project, "out"));
@@ -52,12 +45,7 @@ describe("createFileView().check resolves a path one folder at a time", () => {
 });
 
 describe("createFileView(): the paths an attacker writes", () => {
-  const project = path.join(root, "attack");
-  mkdirSync(path.join(project, "specs", "1_x"), { recursive: true });
-  writeFileSync(path.join(project, "real.md"), "# Real\n");
-  writeFileSync(path.join(project, "specs", "1_x", ".return-meta.json"), "{}\n");
-  symlinkSync("loop-b", path.join(project, "loop-a"));
-  symlinkSync("loop-a", path.join(project, "loop-b"));
+  const project = tempProject({ "real.md": "# Real\n", "specs/1_x/.return-meta.json": "{}\n" }, { links: { "loop-a": "loop-b", "loop-b": "loop-a" } });
   symlinkSync(path.join(project, "real.md"), path.join(project, "absolute-inside.md"));
 
   it.each([
@@ -122,9 +110,7 @@ describe("createFileView(): a path that leads nowhere", () => {
 });
 
 describe("createFileView().listed: what a folder held when the caller listed it", () => {
-  const project = path.join(root, "listed");
-  mkdirSync(path.join(project, "specs", "1_x"), { recursive: true });
-  writeFileSync(path.join(project, "specs", "1_x", "report.md"), "# Report\n");
+  const project = tempProject({ "specs/1_x/report.md": "# Report\n" });
 
   it("a name missing from the listing is notFound without a lookup: one written since is not seen by this view", () => {
     const view = createFileView(project);
@@ -163,11 +149,7 @@ describe("createFileView().listed: what a folder held when the caller listed it"
 });
 
 describe("createFileView(): a path's spelling", () => {
-  const project = path.join(root, "spelling");
-  mkdirSync(path.join(project, "specs", "1_x"), { recursive: true });
-  writeFileSync(path.join(project, "specs", "1_x", "report.md"), "# Report\n");
-  writeFileSync(path.join(project, "specs", "1_x", "..notes.md"), "notes\n");
-  writeFileSync(path.join(project, "specs", "1_x", "..."), "dots\n");
+  const project = tempProject({ "specs/1_x/report.md": "# Report\n", "specs/1_x/..notes.md": "notes\n", "specs/1_x/...": "dots\n" });
 
   it("a folder told with `.`, `..` or doubled separators is the folder its plain spelling names", () => {
     const view = createFileView(project);

@@ -1,44 +1,27 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { git, tempProject, type Files, type TreeOptions } from "@returnlint/testing";
 import { GitObjectCache, GitTree, createGitFileView, type GitFileView } from "./git-files.js";
-import { gitEnvironment, openGitObjects, type GitObjectReader } from "./git-objects.js";
+import { openGitObjects, type GitObjectReader } from "./git-objects.js";
 
-const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-git-files-"));
 const readers: GitObjectReader[] = [];
 afterAll(() => {
   for (const reader of readers) reader.close();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], {
-    cwd,
-    env: gitEnvironment(),
-    encoding: "utf8",
-  }).trim();
-}
-
-/** A repository with one commit holding `files` (strings are contents; `{ symlink }` a symlink), and `extra` run before the commit. */
-function repository(name: string, files: Readonly<Record<string, string | { symlink: string }>>, objectFormat = "sha1"): { dir: string; commit: string; tree: string } {
-  const dir = path.join(scratch, name);
-  mkdirSync(dir, { recursive: true });
-  git(dir, "init", "-q", `--object-format=${objectFormat}`);
-  for (const [relative, content] of Object.entries(files)) {
-    const target = path.join(dir, relative);
-    mkdirSync(path.dirname(target), { recursive: true });
-    if (typeof content === "string") writeFileSync(target, content);
-    else symlinkSync(content.symlink, target);
-  }
-  git(dir, "add", "-A");
+/** A repository with one commit holding `files` (and `options.links`). */
+function repository(files: Files, options: TreeOptions = {}, objectFormat = "sha1"): { dir: string; commit: string; tree: string } {
+  const dir = tempProject(files, options);
+  git(dir, ["init", "-q", `--object-format=${objectFormat}`]);
+  git(dir, ["add", "-A"]);
   return { dir, ...commitAll(dir) };
 }
 
 function commitAll(dir: string): { commit: string; tree: string } {
-  git(dir, "commit", "-q", "--allow-empty", "-m", "commit");
-  return { commit: git(dir, "rev-parse", "HEAD"), tree: git(dir, "rev-parse", "HEAD^{tree}") };
+  git(dir, ["commit", "-q", "--allow-empty", "-m", "commit"]);
+  return { commit: git(dir, ["rev-parse", "HEAD"]), tree: git(dir, ["rev-parse", "HEAD^{tree}"]) };
 }
 
 function viewOf(repo: { dir: string; commit: string; tree: string }, cache?: GitObjectCache): GitFileView {
@@ -48,23 +31,29 @@ function viewOf(repo: { dir: string; commit: string; tree: string }, cache?: Git
 }
 
 describe("createGitFileView: what a commit's tree holds", () => {
-  const repo = repository("kinds", {
-    "specs/1_x/reports/r.md": "# Report\n",
-    "specs/1_x/empty.md": "",
-    "src/lib/index.ts": "export {};\n",
-    "bin/run.sh": "#!/bin/sh\n",
-    "docs/real.md": "# Real\n",
-    "specs/1_x/inside.md": { symlink: "../../docs/real.md" },
-    "specs/1_x/docs-dir": { symlink: "../../docs" },
-    "specs/1_x/out.md": { symlink: "../../../outside.md" },
-    "specs/1_x/absolute.md": { symlink: "/etc/hostname" },
-    "specs/1_x/dangling.md": { symlink: "nowhere.md" },
-    "loop-a": { symlink: "loop-b" },
-    "loop-b": { symlink: "loop-a" },
-  });
+  const repo = repository(
+    {
+      "specs/1_x/reports/r.md": "# Report\n",
+      "specs/1_x/empty.md": "",
+      "src/lib/index.ts": "export {};\n",
+      "bin/run.sh": "#!/bin/sh\n",
+      "docs/real.md": "# Real\n",
+    },
+    {
+      links: {
+        "specs/1_x/inside.md": "../../docs/real.md",
+        "specs/1_x/docs-dir": "../../docs",
+        "specs/1_x/out.md": "../../../outside.md",
+        "specs/1_x/absolute.md": "/etc/hostname",
+        "specs/1_x/dangling.md": "nowhere.md",
+        "loop-a": "loop-b",
+        "loop-b": "loop-a",
+      },
+    },
+  );
   execFileSync("chmod", ["+x", path.join(repo.dir, "bin/run.sh")]);
   // A submodule as git records it: a gitlink entry, no files of its own in this tree.
-  git(repo.dir, "update-index", "--add", "--cacheinfo", `160000,${repo.commit},vendor/sub`);
+  git(repo.dir, ["update-index", "--add", "--cacheinfo", `160000,${repo.commit},vendor/sub`]);
   const latest = { dir: repo.dir, ...commitAll(repo.dir) };
 
   it.each([
@@ -126,14 +115,12 @@ describe("createGitFileView: what a commit's tree holds", () => {
   });
 
   it("shows each commit's own tree: a file added later is missing in the earlier commit", async () => {
-    const dir = path.join(scratch, "history");
-    mkdirSync(dir, { recursive: true });
-    git(dir, "init", "-q");
-    writeFileSync(path.join(dir, "a.md"), "a\n");
-    git(dir, "add", "-A");
+    const dir = tempProject({ "a.md": "a\n" });
+    git(dir, ["init", "-q"]);
+    git(dir, ["add", "-A"]);
     const first = { dir, ...commitAll(dir) };
     writeFileSync(path.join(dir, "b.md"), "b\n");
-    git(dir, "add", "-A");
+    git(dir, ["add", "-A"]);
     const second = { dir, ...commitAll(dir) };
     const objects = openGitObjects(path.join(dir, ".git"));
     readers.push(objects);
@@ -147,7 +134,7 @@ describe("createGitFileView: what a commit's tree holds", () => {
   });
 
   it("reads a SHA-256 repository (32-byte object ids in trees)", async () => {
-    const sha256 = repository("sha256", { "specs/1_x/reports/r.md": "# Report\n" }, "sha256");
+    const sha256 = repository({ "specs/1_x/reports/r.md": "# Report\n" }, {}, "sha256");
     expect(sha256.commit).toHaveLength(64);
     const view = viewOf(sha256);
     await view.prefetch(["specs/1_x/reports/r.md", "specs/1_x"]);
@@ -157,7 +144,7 @@ describe("createGitFileView: what a commit's tree holds", () => {
 });
 
 describe("openGitObjects", () => {
-  const repo = repository("objects", { "a.md": "alpha\n", "b.md": "" });
+  const repo = repository({ "a.md": "alpha\n", "b.md": "" });
 
   it("answers many pipelined requests in order, through one --batch and one --batch-check process", async () => {
     const objects = openGitObjects(path.join(repo.dir, ".git"));
@@ -180,7 +167,7 @@ describe("openGitObjects", () => {
   });
 
   it("rejects pending and later requests when git is not there", async () => {
-    const objects = openGitObjects(path.join(repo.dir, ".git"), { git: path.join(scratch, "no-such-git") });
+    const objects = openGitObjects(path.join(repo.dir, ".git"), { git: path.join(tempProject(), "no-such-git") });
     await expect(objects.info("HEAD")).rejects.toThrow(/git was not found/);
     await expect(objects.contents("HEAD")).rejects.toThrow(/git was not found/);
     objects.close();

@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 
 const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
@@ -15,24 +15,10 @@ const CLI = fileURLToPath(new URL("../../../apps/cli/dist/returnlint.cjs", impor
 const TASK = "specs/259_prove_completeness";
 const REPORT = `${TASK}/reports/research-001.md`;
 
-const scratch: string[] = [];
 const clients: Client[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
-afterAll(() => {
-  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(files: Readonly<Record<string, string | object>> = {}): string {
-  const root = mkdtempSync(path.join(tmpdir(), "returnlint-mcp-"));
-  scratch.push(root);
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
-  }
-  return root;
-}
 
 /** A v7 console return naming the report. */
 function consoleReturn(artifact: string, sessionId = "sess_1736700000_a1b2c3") {
@@ -73,7 +59,7 @@ function text(result: CallToolResult): string {
 
 describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_000 }, () => {
   it("lists the four tools, each with an input schema, read-only", async () => {
-    const { client } = await connect(project());
+    const { client } = await connect(tempProject());
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["validate_return", "check_task", "list_rules", "explain_rule"]);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
@@ -81,7 +67,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("validate_return: a phantom return fails, names the missing artifact, and tells the subagent what to do", async () => {
-    const root = project();
+    const root = tempProject();
     const { client } = await connect(root);
     const result = await call(client, "validate_return", { text: JSON.stringify(consoleReturn(REPORT)), command: "research" });
     expect(result.isError).toBeUndefined();
@@ -92,7 +78,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("validate_return: the same return passes once the report is written, and a final message with a fenced return works too", async () => {
-    const root = project({ [REPORT]: "# Research\n\nDone.\n" });
+    const root = tempProject({ [REPORT]: "# Research\n\nDone.\n" });
     const { client } = await connect(root);
     const message = `Research done.\n\n\`\`\`json\n${JSON.stringify(consoleReturn(REPORT))}\n\`\`\``;
     const result = await call(client, "validate_return", { text: message, command: "research", sessionId: "sess_1736700000_a1b2c3" });
@@ -101,7 +87,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("validate_return: a session id that differs fails without quoting the expected one", async () => {
-    const root = project({ [REPORT]: "# Research\n" });
+    const root = tempProject({ [REPORT]: "# Research\n" });
     const { client } = await connect(root);
     const result = await call(client, "validate_return", { text: JSON.stringify(consoleReturn(REPORT, "sess_1_other")), command: "research", sessionId: "sess_1736700000_a1b2c3" });
     expect(result.structuredContent).toMatchObject({ ok: false });
@@ -110,7 +96,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("validate_return with a path: reads the metadata file inside the root", async () => {
-    const root = project({ [`${TASK}/.return-meta.json`]: metadataFile(REPORT) });
+    const root = tempProject({ [`${TASK}/.return-meta.json`]: metadataFile(REPORT) });
     const { client } = await connect(root);
     const failed = await call(client, "validate_return", { path: `${TASK}/.return-meta.json`, command: "research" });
     expect(failed.structuredContent).toMatchObject({ ok: false, format: "metadata-file", origin: "file", source: `${TASK}/.return-meta.json` });
@@ -120,8 +106,8 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("validate_return refuses a path outside the root, and one through a symlink out of it, with a sentence", async () => {
-    const outside = project({ "theirs/.return-meta.json": metadataFile("x.md") });
-    const root = project();
+    const outside = tempProject({ "theirs/.return-meta.json": metadataFile("x.md") });
+    const root = tempProject();
     symlinkSync(path.join(outside, "theirs"), path.join(root, "specs"));
     const { client } = await connect(root);
     for (const given of ["../x/.return-meta.json", path.join(outside, "theirs/.return-meta.json")]) {
@@ -137,7 +123,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("bad arguments are tool errors with a sentence, and the server keeps answering", async () => {
-    const { client } = await connect(project());
+    const { client } = await connect(tempProject());
     const both = await call(client, "validate_return", { text: "{}", path: "r.json" });
     expect(both).toMatchObject({ isError: true });
     expect(text(both)).toBe("Give exactly one of text (the return itself) and path (a file holding it).");
@@ -152,7 +138,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("check_task: the task's metadata file, and a task folder without one is a finding", async () => {
-    const root = project({ [`${TASK}/.return-meta.json`]: metadataFile(REPORT), [REPORT]: "# Research\n", "specs/260_other/reports/.keep": "" });
+    const root = tempProject({ [`${TASK}/.return-meta.json`]: metadataFile(REPORT), [REPORT]: "# Research\n", "specs/260_other/reports/.keep": "" });
     const { client } = await connect(root);
     expect((await call(client, "check_task", { task: "259" })).structuredContent).toMatchObject({ ok: true, task: "259", status: "researched", source: `${TASK}/.return-meta.json` });
     const missing = await call(client, "check_task", { task: "260" });
@@ -160,7 +146,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("list_rules and explain_rule answer as returnlint rules and explain do", async () => {
-    const { client } = await connect(project());
+    const { client } = await connect(tempProject());
     const listed = await call(client, "list_rules");
     const rules = (listed.structuredContent as { rules: { id: string; builtin: boolean }[] }).rules;
     expect(rules.map((rule) => rule.id)).toContain("artifacts");
@@ -177,7 +163,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("re-reads the config when its file changes", async () => {
-    const root = project({ "returnlint.config.json": { commands: { survey: {} } } });
+    const root = tempProject({ "returnlint.config.json": { commands: { survey: {} } } });
     const { client } = await connect(root);
     const given = { text: JSON.stringify(consoleReturn(REPORT)), command: "audit-trail" };
     expect(text(await call(client, "validate_return", given))).toMatch(/^Unknown command "audit-trail"/);
@@ -186,7 +172,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("a broken config is said on each call, not a crash", async () => {
-    const root = project({ "returnlint.config.json": "{ not json" });
+    const root = tempProject({ "returnlint.config.json": "{ not json" });
     const { client } = await connect(root);
     const result = await call(client, "list_rules");
     expect(result.isError).toBe(true);
@@ -194,8 +180,8 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("takes the project root from the client's roots when it sends them", async () => {
-    const elsewhere = project();
-    const root = project({ [REPORT]: "# Research\n" });
+    const elsewhere = tempProject();
+    const root = tempProject({ [REPORT]: "# Research\n" });
     const { client } = await connect(elsewhere, { roots: [root] });
     // The server asks for the roots once it is initialised: the first answer may still use its cwd.
     let result: CallToolResult | undefined;
@@ -208,7 +194,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("writes nothing in the project", async () => {
-    const root = project({ [`${TASK}/.return-meta.json`]: metadataFile(REPORT) });
+    const root = tempProject({ [`${TASK}/.return-meta.json`]: metadataFile(REPORT) });
     const { client } = await connect(root);
     await call(client, "check_task", { task: "259" });
     await call(client, "validate_return", { text: JSON.stringify(consoleReturn(REPORT)) });
@@ -217,7 +203,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("returnlint mcp starts the same server, found in the project's node_modules", async () => {
-    const root = project({ [REPORT]: "# Research\n" });
+    const root = tempProject({ [REPORT]: "# Research\n" });
     mkdirSync(path.join(root, "node_modules", "@returnlint"), { recursive: true });
     symlinkSync(PACKAGE, path.join(root, "node_modules", "@returnlint", "mcp"));
     const { client } = await connect(root, { command: [CLI, "mcp"] });
@@ -226,7 +212,7 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("returnlint mcp without @returnlint/mcp installed says how to install it (exit 2), and writes nothing on standard output", () => {
-    const root = project();
+    const root = tempProject();
     // Not the test runner's environment: pnpm's NODE_PATH would find the workspace's copy.
     const ran = spawnSync(process.execPath, [CLI, "mcp"], { cwd: root, input: "", encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "" } });
     expect(ran.status).toBe(2);

@@ -1,26 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 import plugin, { ReturnlintPlugin, type ToolCall, type ToolResult } from "./index.js";
 import { backgroundResult, CHILD_SESSION, finalMessage, legacyOutput, PARENT_SESSION, researchArgs, taskCall, taskElementOutput } from "./fixtures/task-calls.js";
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
-
-const projects: string[] = [];
-afterAll(() => {
-  for (const root of projects.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-
-function project(files: Readonly<Record<string, string>> = {}): string {
-  const root = mkdtempSync(path.join(tmpdir(), "returnlint-opencode-"));
-  projects.push(root);
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), content);
-  }
-  return root;
-}
 
 /** Runs the plugin's hooks over one recorded call, as OpenCode does, and returns what the parent reads. */
 async function afterTask(root: string, call: ToolCall, result: ToolResult, options: { before?: boolean } = {}): Promise<string> {
@@ -38,7 +21,7 @@ describe("@returnlint/opencode", () => {
 
   it("appends the failure and the task_id to a phantom return", async () => {
     const recorded = legacyOutput(finalMessage(REPORT));
-    const seen = await afterTask(project(), taskCall, recorded);
+    const seen = await afterTask(tempProject(), taskCall, recorded);
     expect(seen.startsWith(recorded.output)).toBe(true);
     const block = seen.slice(recorded.output.length);
     expect(block).toMatch(/^\n\n<validation tool="returnlint" ok="false">\n/);
@@ -49,7 +32,7 @@ describe("@returnlint/opencode", () => {
   });
 
   it("asks for the task_id alone with the <task> output generation (the task tool has no resume flag)", async () => {
-    const seen = await afterTask(project(), taskCall, taskElementOutput(finalMessage(REPORT)));
+    const seen = await afterTask(tempProject(), taskCall, taskElementOutput(finalMessage(REPORT)));
     expect(seen).toContain(`Resume the subagent with the task tool (task_id: "${CHILD_SESSION}", subagent_type: "lean-research-agent")`);
     expect(seen).not.toContain("resume: true");
   });
@@ -59,7 +42,7 @@ describe("@returnlint/opencode", () => {
     const landed = (text: string) => ({ parts: [{ type: "text", synthetic: true, text: backgroundResult(text) }] });
 
     it("is validated when its result lands in the parent's session", async () => {
-      const hooks = await ReturnlintPlugin({ directory: project() });
+      const hooks = await ReturnlintPlugin({ directory: tempProject() });
       const started = structuredClone(running);
       await hooks["tool.execute.after"](taskCall, started);
       expect(started.output).toBe(running.output);
@@ -72,7 +55,7 @@ describe("@returnlint/opencode", () => {
     });
 
     it("leaves messages about tasks it did not start alone", async () => {
-      const hooks = await ReturnlintPlugin({ directory: project() });
+      const hooks = await ReturnlintPlugin({ directory: tempProject() });
       const message = landed(finalMessage(REPORT));
       await hooks["chat.message"]({ sessionID: PARENT_SESSION }, message);
       expect(message.parts[0]?.text).toBe(backgroundResult(finalMessage(REPORT)));
@@ -80,19 +63,19 @@ describe("@returnlint/opencode", () => {
   });
 
   it("says a good return passed", async () => {
-    const root = project({ [REPORT]: "# Research\n" });
+    const root = tempProject({ [REPORT]: "# Research\n" });
     const seen = await afterTask(root, taskCall, legacyOutput(finalMessage(REPORT)));
     expect(seen).toContain('<validation tool="returnlint" ok="true">\nThe lean-research-agent return passed validation for /research: status completed.\n</validation>');
   });
 
   it("remembers the arguments from tool.execute.before when tool.execute.after has none", async () => {
     const { args: _args, ...withoutArgs } = taskCall;
-    const seen = await afterTask(project(), withoutArgs, legacyOutput(finalMessage(REPORT)), { before: true });
+    const seen = await afterTask(tempProject(), withoutArgs, legacyOutput(finalMessage(REPORT)), { before: true });
     expect(seen).toContain(`1. Artifact does not exist: ${REPORT}`);
   });
 
   it("reads the metadata file the command's preset expects", async () => {
-    const root = project({
+    const root = tempProject({
       "returnlint.config.json": JSON.stringify({ commands: { research: { preset: "metadata-file" } } }),
       "specs/259_prove_completeness/.return-meta.json": JSON.stringify({
         status: "researched",
@@ -107,7 +90,7 @@ describe("@returnlint/opencode", () => {
   });
 
   it("says when a prose return has no JSON in it", async () => {
-    const seen = await afterTask(project(), taskCall, legacyOutput("All done, the report is written."));
+    const seen = await afterTask(tempProject(), taskCall, legacyOutput("All done, the report is written."));
     expect(seen).toContain("1. Invalid JSON return from lean-research-agent\n   Error: The subagent's final message contains no return");
   });
 
@@ -120,11 +103,11 @@ describe("@returnlint/opencode", () => {
     ["a task that failed", taskCall, taskElementOutput("Subagent failed", "error")],
   ];
   it.each(untouched)("leaves %s alone", async (_name, call, result) => {
-    expect(await afterTask(project(), call, result)).toBe(result.output);
+    expect(await afterTask(tempProject(), call, result)).toBe(result.output);
   });
 
   it("reports a broken config inside the block instead of throwing", async () => {
-    const root = project({ "returnlint.config.json": "{ not json" });
+    const root = tempProject({ "returnlint.config.json": "{ not json" });
     const seen = await afterTask(root, taskCall, legacyOutput(finalMessage(REPORT)));
     expect(seen).toMatch(/<validation tool="returnlint" ok="unknown">\nreturnlint could not validate this return: .*returnlint\.config\.json/);
   });

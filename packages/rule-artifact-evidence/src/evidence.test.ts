@@ -1,31 +1,16 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFileView, parseReturn, runRules, type Expected, type Result } from "@returnlint/core";
+import { git, tempProject, writeFiles } from "@returnlint/testing";
 import rule from "./index.js";
 
 // The issue's acceptance, in real temporary git repositories and with recorded transcripts.
 
-const temporary: string[] = [];
-function directory(): string {
-  const made = mkdtempSync(path.join(tmpdir(), "returnlint-evidence-"));
-  temporary.push(made);
-  return made;
-}
-afterAll(() => {
-  for (const made of temporary) rmSync(made, { recursive: true, force: true });
-});
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, stdio: "pipe" }).toString();
-
+/** Writes one file, modified at `mtime` when given. */
 function write(root: string, relative: string, content: string, mtime?: Date): void {
-  const target = path.join(root, relative);
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, content);
-  if (mtime !== undefined) utimesSync(target, mtime, mtime);
+  writeFiles(root, { [relative]: content });
+  if (mtime !== undefined) utimesSync(path.join(root, relative), mtime, mtime);
 }
 
 async function run(root: string, paths: readonly string[], expected: Expected, options: Record<string, unknown> = {}): Promise<Result[]> {
@@ -51,20 +36,20 @@ describe("git evidence, in a temporary repository", () => {
   const before = new Date(start.getTime() - 3_600_000);
 
   beforeAll(() => {
-    root = directory();
-    git(root, "init", "-q");
+    root = tempProject();
+    git(root, ["init", "-q"]);
     write(root, "specs/1_x/reports/old.md", "# Old report\n", before);
     write(root, "specs/1_x/reports/same.md", "# Same report\n", before);
     write(root, "specs/1_x/reports/edited.md", "# Edited report\n", before);
     write(root, ".gitignore", "ignored/\n", before);
-    git(root, "add", ".");
-    git(root, "commit", "-q", "-m", "before the run");
+    git(root, ["add", "."]);
+    git(root, ["commit", "-q", "-m", "before the run"]);
     // The run: one new file, one rewritten with its committed content, one edited, one staged, one ignored.
     write(root, "specs/1_x/reports/new.md", "# New report\n");
     write(root, "specs/1_x/reports/same.md", "# Same report\n");
     write(root, "specs/1_x/reports/edited.md", "# Edited report\n\n## Findings\n");
     write(root, "specs/1_x/reports/staged.md", "# Staged\n");
-    git(root, "add", "specs/1_x/reports/staged.md");
+    git(root, ["add", "specs/1_x/reports/staged.md"]);
     write(root, "ignored/out.md", "# Ignored\n", before);
     write(root, "*.md", "a file named like a glob\n");
   });
@@ -107,14 +92,14 @@ describe("git evidence, in a temporary repository", () => {
   });
 
   it("compares with the base, not with HEAD, once the run has committed", async () => {
-    const clone = directory();
-    git(clone, "init", "-q");
+    const clone = tempProject();
+    git(clone, ["init", "-q"]);
     write(clone, "a.md", "# A\n");
-    git(clone, "add", ".");
-    git(clone, "commit", "-q", "-m", "base");
+    git(clone, ["add", "."]);
+    git(clone, ["commit", "-q", "-m", "base"]);
     write(clone, "b.md", "# B\n");
-    git(clone, "add", ".");
-    git(clone, "commit", "-q", "-m", "the run commits its work");
+    git(clone, ["add", "."]);
+    git(clone, ["commit", "-q", "-m", "the run commits its work"]);
     const results = await run(clone, ["a.md", "b.md"], { gitBase: "HEAD~1" }, { evidence: ["git"] });
     expect(verdicts(results)).toEqual([["fail", "noEvidence"], ["pass", "produced"]]);
   });
@@ -133,15 +118,15 @@ describe("git evidence, in a temporary repository", () => {
   });
 
   it("tells a shallow clone from an unknown revision", async () => {
-    const shallow = directory();
-    const origin = directory();
-    git(origin, "init", "-q");
+    const shallow = tempProject();
+    const origin = tempProject();
+    git(origin, ["init", "-q"]);
     for (const name of ["a", "b"]) {
       write(origin, `${name}.md`, name);
-      git(origin, "add", ".");
-      git(origin, "commit", "-q", "-m", name);
+      git(origin, ["add", "."]);
+      git(origin, ["commit", "-q", "-m", name]);
     }
-    git(shallow, "clone", "-q", "--depth", "1", `file://${origin}`, ".");
+    git(shallow, ["clone", "-q", "--depth", "1", `file://${origin}`, "."]);
     const results = await run(shallow, ["b.md"], { gitBase: "HEAD~1" }, { evidence: ["git"] });
     const finding = results.find((result) => result.messageId === "shallowClone");
     expect(finding?.level).toBe("fail");
@@ -149,7 +134,7 @@ describe("git evidence, in a temporary repository", () => {
   });
 
   it("says so when the root is not a git repository", async () => {
-    const plain = directory();
+    const plain = tempProject();
     write(plain, "a.md", "a");
     const results = await run(plain, ["a.md"], { gitBase: "HEAD", since: new Date(0) });
     expect(results.find((result) => result.messageId === "notARepository")?.level).toBe("info");
@@ -162,7 +147,7 @@ describe("git evidence, in a temporary repository", () => {
       process.env.PATH = saved;
     });
     it("says git is missing, and checks the rest", async () => {
-      process.env.PATH = path.join(directory(), "no-git-here");
+      process.env.PATH = path.join(tempProject(), "no-git-here");
       const results = await run(root, ["specs/1_x/reports/new.md"], { gitBase: "HEAD", since: start });
       expect(results.find((result) => result.messageId === "gitMissing")?.message).toBe("Git evidence not available: no git executable was found on the PATH");
       expect(verdicts(results)).toEqual([["pass", "produced"]]);
@@ -181,8 +166,8 @@ describe("transcript evidence, from recorded Claude Code transcripts", () => {
   };
 
   beforeAll(() => {
-    root = directory();
-    transcripts = directory();
+    root = tempProject();
+    transcripts = tempProject();
     write(root, artifact, "# Research Report: Task 259\n");
   });
 

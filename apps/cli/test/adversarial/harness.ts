@@ -1,12 +1,12 @@
 import { execFileSync, spawn, spawnSync, type StdioOptions } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, statSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
-import { BIN, STACK_FRAME, metadata } from "../helpers.js";
+import { BIN, STACK_FRAME, metadata, project } from "../helpers.js";
 
 export { BIN, STACK_FRAME, metadata };
+/** Writes files below `root` (objects as JSON). */
+export { writeFiles as write } from "@returnlint/testing";
 
 /**
  * The adversarial suite (issue 15): one case per reproduction of an attack on
@@ -83,34 +83,11 @@ export function runAsync(args: readonly string[], options: RunOptions): Promise<
   });
 }
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) {
-    // A test may have left a read-only folder behind (permissions are the point of some).
-    try {
-      execFileSync("chmod", ["-R", "u+rwx", dir], { stdio: "ignore" });
-    } catch {
-      // Nothing to repair.
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-/** A temporary folder, removed after the file's tests; open to uid 65534 when `open`. */
+/** A temporary folder, removed after the file's tests (read-only folders left in it too); open to uid 65534 when `open`. */
 export function scratch(open = false): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "returnlint-adversarial-"));
-  made.push(dir);
+  const dir = project();
   if (open) chmodSync(dir, 0o777);
   return dir;
-}
-
-/** Writes files below `root` (objects as JSON). */
-export function write(root: string, files: Readonly<Record<string, unknown>>): void {
-  for (const [relative, content] of Object.entries(files)) {
-    const target = path.join(root, relative);
-    execFileSync("mkdir", ["-p", path.dirname(target)]);
-    writeFileSync(target, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
-  }
 }
 
 const OLD = new Date("2001-01-01T00:00:00Z");
@@ -168,14 +145,7 @@ export const CAN_SETPRIV = process.getuid?.() === 0 && probe("setpriv", ["--reui
 export const SETPRIV_REASON = "needs root and setpriv to run as uid 65534";
 
 /** Whether device nodes can be made here (root, and a file system that allows them). */
-export const CAN_MKNOD = (() => {
-  const dir = mkdtempSync(path.join(tmpdir(), "returnlint-mknod-"));
-  try {
-    return probe("mknod", [path.join(dir, "null"), "c", "1", "3"]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-})();
+export const CAN_MKNOD = probe("mknod", [path.join(scratch(), "null"), "c", "1", "3"]);
 
 /** Whether a private mount namespace can be made (for a read-only file system of our own). */
 export const CAN_UNSHARE = probe("unshare", ["-m", "--propagation", "private", "true"]);

@@ -1,18 +1,16 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject, writeFiles, type Files } from "@returnlint/testing";
 import { findConfig } from "./load.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "returnlint-find-config-")));
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
+const root = tempProject();
 
-function folder(relative: string, files: Readonly<Record<string, unknown>> = {}): string {
+/** A folder below the root (made even when empty) holding `files`. */
+function folder(relative: string, files: Files = {}): string {
   const dir = path.join(root, relative);
   mkdirSync(dir, { recursive: true });
-  for (const [name, value] of Object.entries(files)) writeFileSync(path.join(dir, name), typeof value === "string" ? value : JSON.stringify(value));
+  writeFiles(dir, files);
   return dir;
 }
 

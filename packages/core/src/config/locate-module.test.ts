@@ -1,27 +1,17 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 import { locateModule } from "./locate-module.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "returnlint-locate-")));
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
-
-let packages = 0;
-/** A package under node_modules with `manifest` and the files given, each holding a line of JS. */
+/** A project with a package under node_modules with `manifest` and the files given, each holding a line of JS. */
 function packageWith(manifest: Record<string, unknown>, files: readonly string[]): { base: string; folder: string } {
-  packages += 1;
-  const base = path.join(root, `project-${String(packages)}`);
-  const folder = path.join(base, "node_modules", "returnlint-rule-x");
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, "package.json"), JSON.stringify({ name: "returnlint-rule-x", ...manifest }));
-  for (const file of files) {
-    mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
-    writeFileSync(path.join(folder, file), "export default {};\n");
-  }
-  return { base, folder };
+  const installed = "node_modules/returnlint-rule-x";
+  const base = tempProject({
+    [`${installed}/package.json`]: { name: "returnlint-rule-x", ...manifest },
+    ...Object.fromEntries(files.map((file) => [`${installed}/${file}`, "export default {};\n"])),
+  });
+  return { base, folder: path.join(base, installed) };
 }
 
 describe("locateModule's package entry, as Node's import finds it", () => {
@@ -55,8 +45,7 @@ describe("locateModule's package entry, as Node's import finds it", () => {
   });
 
   it("says where it looked when there is no such package", () => {
-    const base = path.join(root, "empty");
-    mkdirSync(base);
+    const base = tempProject();
     const found = locateModule("returnlint-rule-missing", base);
     expect(found.file).toBeUndefined();
     expect(found.tried).toContain(`package "returnlint-rule-missing" from ${base} (searched ${path.join(base, "node_modules")}`);

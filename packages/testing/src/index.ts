@@ -1,0 +1,2 @@
+export { tempProject, writeFiles, type Files, type TreeOptions } from "./temp-project.js";
+export { commit, git, newRepository, type Change } from "./git.js";
