@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { commit, git, newRepository } from "../apps/cli/test/git-history.js";
+import { commit, git, newRepository } from "@returnlint/testing";
 
 // One return, one verdict: whichever way a return is reached (check on the checked-out tree, scan,
 // audit of the history, the Claude Code hook's verdict file, the MCP server's tool), the library

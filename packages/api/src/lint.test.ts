@@ -1,9 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { GitObjectCache, openGitObjects } from "@returnlint/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { git, tempProject } from "@returnlint/testing";
 import { commandOfReturn } from "./facts.js";
 import { lint, lintSource } from "./lint.js";
 import { gitSource, openReturnFile, openTaskSource, textSource } from "./source.js";
@@ -11,20 +10,6 @@ import { loadReturnlintConfig } from "./validate.js";
 
 // The library's one entry, in-process: sources in, results with their facts out.
 
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function tree(files: Readonly<Record<string, unknown>>): string {
-  const root = mkdtempSync(path.join(tmpdir(), "returnlint-lint-"));
-  folders.push(root);
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), typeof content === "string" ? content : JSON.stringify(content));
-  }
-  return root;
-}
 
 const meta = { session_id: "sess_1768000000_abc123", agent_type: "research-agent", delegation_depth: 1, delegation_path: ["orchestrator", "research", "research-agent"] };
 const researched = (...paths: string[]) => ({ status: "researched", summary: "Done.", artifacts: paths.map((file) => ({ type: "report", path: file, summary: "Findings" })), metadata: meta });
@@ -33,7 +18,7 @@ const REPORT = `${TASK}/reports/research-001.md`;
 
 describe("lint: every kind of source through one call", () => {
   it("text from a channel: the return inside prose is found, its line given, and its format told by content", async () => {
-    const root = tree({ [REPORT]: "# r\n" });
+    const root = tempProject({ [REPORT]: "# r\n" });
     const message = `I wrote the report.\n\n\`\`\`json\n${JSON.stringify({ ...researched(REPORT) })}\n\`\`\`\n`;
     const [result] = await lint([textSource(message, "message")], { root, cwd: root });
     expect(result?.report.origin).toBe("fenced");
@@ -44,7 +29,7 @@ describe("lint: every kind of source through one call", () => {
   });
 
   it("a return file: its whole content, its format by name, its task from its folder", async () => {
-    const root = tree({ [`${TASK}/.return-meta.json`]: researched(REPORT) });
+    const root = tempProject({ [`${TASK}/.return-meta.json`]: researched(REPORT) });
     const result = await lintSource(openReturnFile(`${TASK}/.return-meta.json`, { root, cwd: root }), { root, cwd: root });
     expect(result.source).toMatchObject({ kind: "file", name: `${TASK}/.return-meta.json`, path: `${TASK}/.return-meta.json`, task: "1" });
     expect(result.report.formatReason).toBe(`read from ${TASK}/.return-meta.json`);
@@ -53,7 +38,7 @@ describe("lint: every kind of source through one call", () => {
   });
 
   it("a task folder without its metadata file: the missing-file finding, like any other", async () => {
-    const root = tree({ [`${TASK}/reports/research-001.md`]: "# r\n" });
+    const root = tempProject({ [`${TASK}/reports/research-001.md`]: "# r\n" });
     const result = await lintSource(openTaskSource("1", { root, cwd: root }), { root, cwd: root });
     expect(result.source).toMatchObject({ kind: "missing", name: `${TASK}/.return-meta.json`, task: "1" });
     expect(result.report.results[0]).toMatchObject({ ruleId: "json-structure", messageId: "missingFile", level: "fail" });
@@ -61,7 +46,7 @@ describe("lint: every kind of source through one call", () => {
   });
 
   it("text that holds no return falls back to where it says the return is, opened only then", async () => {
-    const root = tree({ [REPORT]: "# r\n", [`${TASK}/.return-meta.json`]: researched(REPORT) });
+    const root = tempProject({ [REPORT]: "# r\n", [`${TASK}/.return-meta.json`]: researched(REPORT) });
     let opened = 0;
     const otherwise = () => {
       opened += 1;
@@ -75,7 +60,7 @@ describe("lint: every kind of source through one call", () => {
   });
 
   it("--max-warnings is part of the verdict", async () => {
-    const root = tree({ [REPORT]: "# r\n" });
+    const root = tempProject({ [REPORT]: "# r\n" });
     const text = JSON.stringify({ ...researched(REPORT), summary: "x".repeat(2000) });
     const relaxed = await lintSource(textSource(text), { root, cwd: root, preset: "v5" });
     const strict = await lintSource(textSource(text), { root, cwd: root, preset: "v5", maxWarnings: 0 });
@@ -101,7 +86,7 @@ describe("facts: each artifact's fate, and phantom work", () => {
 
   for (const { name, files, claim, fate, phantom } of cases) {
     it(`${name}: ${String(fate.fate)}${phantom ? ", phantom work" : ""}`, async () => {
-      const root = tree(files);
+      const root = tempProject(files);
       const claimed = claim(root);
       const { facts } = await lintSource(textSource(JSON.stringify(researched(claimed))), { root, cwd: root });
       expect(facts.artifacts).toEqual([{ pointer: "/artifacts/0/path", path: claimed, ...fate }]);
@@ -110,7 +95,7 @@ describe("facts: each artifact's fate, and phantom work", () => {
   }
 
   it("a success that names no artifact is phantom work; an unfinished status never is", async () => {
-    const root = tree({});
+    const root = tempProject({});
     const none = await lintSource(textSource(JSON.stringify(researched())), { root, cwd: root });
     expect(none.facts.phantom).toBe("it names no artifact");
     const partial = await lintSource(textSource(JSON.stringify({ ...researched(REPORT), status: "partial" })), { root, cwd: root });
@@ -119,7 +104,7 @@ describe("facts: each artifact's fate, and phantom work", () => {
   });
 
   it("a multi-task return is phantom work when it completed no task; a handoff without artifacts is not", async () => {
-    const root = tree({
+    const root = tempProject({
       "specs/2_b/.return-meta-multi.json": { status: "completed", session_id: "s", metadata: { multi_task_mode: true, tasks_completed: [] } },
       "specs/3_c/.orchestrator-handoff.json": { status: "implemented", phases_completed: 1, phases_total: 1, blockers: [], continuation_path: null, sorry_inventory: [] },
     });
@@ -140,18 +125,17 @@ describe("a git source: judged against its commit's tree", () => {
   // file-claims follows memory_candidates' source_artifact into a folder no artifact shares.
   const committed = { ...researched(REPORT, "specs/9_far/deep/er/still/notes.md"), memory_candidates: [{ content: "x", category: "PATTERN", source_artifact: "specs/8_other/reports/deep/a.md" }] };
   beforeAll(() => {
-    repo = tree({
+    repo = tempProject({
       [`${TASK}/.return-meta.json`]: committed,
       [REPORT]: "# r\n",
       "specs/9_far/deep/er/still/notes.md": "notes\n",
       "specs/8_other/reports/deep/a.md": "a\n",
     });
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: repo, encoding: "utf8" }).trim();
-    git("init", "-q");
-    git("add", "-A");
-    git("commit", "-q", "-m", "one");
-    commitId = git("rev-parse", "HEAD");
-    treeId = git("rev-parse", "HEAD^{tree}");
+    git(repo, ["init", "-q"]);
+    git(repo, ["add", "-A"]);
+    git(repo, ["commit", "-q", "-m", "one"]);
+    commitId = git(repo, ["rev-parse", "HEAD"]);
+    treeId = git(repo, ["rev-parse", "HEAD^{tree}"]);
     rmSync(path.join(repo, "specs"), { recursive: true });
   });
 
@@ -188,7 +172,7 @@ describe("commandOfReturn: the command a return names", () => {
 
 describe("configuration is loaded once for many sources", () => {
   it("lint takes a loaded config and does not look for another", async () => {
-    const root = tree({ "returnlint.config.json": { preset: "v5" } });
+    const root = tempProject({ "returnlint.config.json": { preset: "v5" } });
     const config = await loadReturnlintConfig({ cwd: root });
     const results = await lint([textSource("{}"), textSource("[]")], { root, cwd: root, config });
     expect(results.map((result) => result.report.preset)).toEqual(["v5", "v5"]);
