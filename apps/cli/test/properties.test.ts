@@ -3,7 +3,7 @@ import path from "node:path";
 import { createFileView, parseReturn, runRules, type ConfiguredRule, type Report } from "@returnlint/core";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { lintSource, loadReturnlintConfig, textSource, validate } from "@returnlint/api";
+import { lintSource, loadReturnlintConfig, textSource } from "@returnlint/api";
 import { BUILTIN_RULES, loadBuiltinRules } from "@returnlint/api";
 import { STACK_FRAME, project, returnlint } from "./helpers.js";
 

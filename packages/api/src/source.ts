@@ -133,19 +133,19 @@ export function openInsideRoot(file: string, place: Place & { readonly keepOpen?
   }
   const name = shownName(absolute, place);
   const task = taskIn(below);
-  let opened: MetadataFile;
+  let held: MetadataFile;
   try {
-    opened = MetadataFile.open(place.root, below.split(path.sep), name);
+    held = MetadataFile.open(place.root, below.split(path.sep), name);
   } catch (error) {
     if (!isReturnlintError(error) || error.code !== "RETURN_NOT_FOUND") throw error;
     // A metadata file the agent did not write is a finding; any other missing file is a wrong path.
     if (path.basename(below) === METADATA_FILE) return missing(name, task);
     throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${name}: there is no such file in the project root.`);
   }
-  if (place.keepOpen !== true) opened.close();
-  if (formatOfFileName(path.basename(below)) === undefined) return { kind: "text", text: opened.text, name, identity: opened.identity };
-  const source = held(opened, name, below, task);
-  return place.keepOpen === true ? source : withoutHandle(source);
+  const returnFile = formatOfFileName(path.basename(below)) !== undefined;
+  const keepOpen = returnFile && place.keepOpen === true;
+  if (!keepOpen) held.close();
+  return returnFile ? opened(held, name, below, task, keepOpen) : { kind: "text", text: held.text, name, identity: held.identity };
 }
 
 /**
@@ -156,11 +156,9 @@ export function openInsideRoot(file: string, place: Place & { readonly keepOpen?
 export function openTaskSource(task: string, place: Place & { readonly keepOpen?: boolean }): FileSource | MissingSource {
   const found = openTask(place.root, task);
   if ("missing" in found) return missing(shownName(found.missing, place), task);
-  const name = shownName(found.source, place);
-  if (place.keepOpen !== true) found.close();
-  const below = relativeInside(place.root, found.source) ?? "";
-  const source = held(found, name, below, task);
-  return place.keepOpen === true ? source : withoutHandle(source);
+  const keepOpen = place.keepOpen === true;
+  if (!keepOpen) found.close();
+  return opened(found, shownName(found.source, place), relativeInside(place.root, found.source) ?? "", task, keepOpen);
 }
 
 /**
@@ -171,9 +169,9 @@ export function openTaskSource(task: string, place: Place & { readonly keepOpen?
 export function openNamedTask(task: string, slug: string, place: Place): FileSource | MissingSource {
   const named = path.join(place.root, SPECS_DIR, `${task}_${slug}`, METADATA_FILE);
   try {
-    const opened = MetadataFile.open(place.root, [SPECS_DIR, `${task}_${slug}`, METADATA_FILE], `Task ${task}`);
-    opened.close();
-    return withoutHandle(held(opened, shownName(named, place), relativeInside(place.root, named) ?? "", task));
+    const file = MetadataFile.open(place.root, [SPECS_DIR, `${task}_${slug}`, METADATA_FILE], `Task ${task}`);
+    file.close();
+    return opened(file, shownName(named, place), relativeInside(place.root, named) ?? "", task, false);
   } catch (error) {
     if (!isReturnlintError(error)) throw error;
     // There, but not the safe way (a task folder that is a link, a file too large): the return is refused, and says why.
@@ -183,12 +181,9 @@ export function openNamedTask(task: string, slug: string, place: Place): FileSou
   return found.kind === "missing" ? missing(shownName(named, place), task) : found;
 }
 
-function held(file: MetadataFile, name: string, below: string, task: string | undefined): FileSource {
-  return { kind: "file", text: file.text, name, path: slashed(below), identity: file.identity, held: file, ...(task === undefined ? {} : { task }) };
-}
-
-function withoutHandle({ held: _closed, ...source }: FileSource): FileSource {
-  return source;
+/** A return file opened through real folders; `keepOpen`: still open, for the caller to consume or close. */
+function opened(file: MetadataFile, name: string, below: string, task: string | undefined, keepOpen: boolean): FileSource {
+  return { kind: "file", text: file.text, name, path: slashed(below), identity: file.identity, ...(keepOpen ? { held: file } : {}), ...(task === undefined ? {} : { task }) };
 }
 
 function missing(name: string, task: string | undefined): MissingSource {

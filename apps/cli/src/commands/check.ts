@@ -11,7 +11,6 @@ import {
   taskTypeFromState,
   textSource,
   warningsVerdict,
-  type FormatterInput,
   type LintResult,
   type ReturnSource,
 } from "@returnlint/api";
