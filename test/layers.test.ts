@@ -94,6 +94,24 @@ describe("layers", () => {
     expect(appImports(file, 'import { validate } from "@returnlint/api";\nimport { x } from "./local.js";')).toEqual([]);
   });
 
+  it("rule packages are independent: each depends on core alone among our packages", () => {
+    const found = workspacePackages()
+      .filter(({ folder }) => folder.startsWith("packages/rule-") && folder !== "packages/rule-tester")
+      .flatMap(({ folder, manifest }) =>
+        Object.keys((manifest.dependencies ?? {}) as Record<string, string>)
+          .filter((dependency) => dependency.startsWith("@returnlint/") && dependency !== "@returnlint/core")
+          .map((dependency) => `${folder}: ${dependency}`),
+      );
+    expect(found).toEqual([]);
+  });
+
+  it("the Claude Code host and the audit are packages, not part of the app", () => {
+    const app = path.join(REPO, "apps/cli/src");
+    const inApp = sources(app).map((file) => path.relative(app, file)).filter((file) => /^(?:hook|audit)\//.test(file));
+    expect(inApp).toEqual([]);
+    expect(workspacePackages().map(({ manifest }) => manifest.name)).toEqual(expect.arrayContaining(["@returnlint/claude-code", "@returnlint/audit"]));
+  });
+
   it("only the library runs rules: nothing outside packages/api (and core, rule-tester) imports the runner or validate", () => {
     const found: string[] = [];
     for (const folder of ["apps", "packages"]) {

@@ -1,4 +1,4 @@
-import { closest, completeMeta, renderOptionsTable, ReturnlintError, type AnyRule, type LoadedConfig, type LoadedRule, type RuleEntry, type Severity } from "@returnlint/core";
+import { closest, completeMeta, FORMAT_NAMES, presetFor, renderOptionsTable, ReturnlintError, rulesFor, type AnyRule, type FormatName, type LoadedConfig, type LoadedRule, type RuleEntry, type Severity } from "@returnlint/core";
 import { loadBuiltinRules } from "./registry.js";
 
 /** What the config file itself says about a rule: its severity under `rules`, and under each command that names it. */
@@ -115,4 +115,25 @@ function describe(entry: CatalogueEntry): string {
     ...messages,
     "",
   ].join("\n");
+}
+
+/** The rules one return to a command runs, in order, with their severity, options and origin. */
+export interface RulesRun {
+  readonly format: FormatName;
+  readonly rules: Readonly<Record<string, { readonly severity: Severity; readonly options: unknown; readonly source: string }>>;
+}
+
+/**
+ * What `check --command NAME` would run (`print-config`): the preset (`--preset`, the command's, the
+ * config's, else auto) and its rules; with `auto`, the rules of each format, since they depend on
+ * each return's.
+ */
+export async function rulesRun(config: LoadedConfig, command: string | null, preset?: string): Promise<{ readonly preset: string } & (RulesRun | { readonly formats: Readonly<Record<string, RulesRun>> })> {
+  const chosen = presetFor(config, command, preset);
+  const run = async (name: string | undefined): Promise<RulesRun> => {
+    const { format, rules } = await rulesFor(config, { command, value: undefined, ...(name === undefined ? {} : { preset: name }) });
+    return { format, rules: Object.fromEntries(rules.map(({ rule, severity, options, source }) => [rule.id, { severity, options, source }])) };
+  };
+  if (chosen !== "auto") return { preset: chosen, ...(await run(preset)) };
+  return { preset: chosen, formats: Object.fromEntries(await Promise.all(FORMAT_NAMES.map(async (format) => [format, await run(format)] as const))) };
 }

@@ -10,7 +10,7 @@ export type { Formatter, FormatterInput, FormatterRun, RuleInfo } from "./format
 export { MetadataFile, openTask, openTaskReturn, parseTaskList, readTaskReturn, taskFolder, taskTypeFromState, type MissingReturn } from "./tasks.js";
 export { MAX_INPUT_BYTES, maxInputBytes, readReturnFile, readStdin, readStdinDescriptor, tooLarge, type ReturnInput } from "./input.js";
 export { environmentError, isSystemError, systemReason } from "./environment.js";
-export { catalogue, explainRule, findRule, ruleListing, ruleText, type CatalogueEntry, type Configured, type ReadmeOf } from "./catalogue.js";
+export { catalogue, explainRule, findRule, ruleListing, rulesRun, ruleText, type CatalogueEntry, type Configured, type ReadmeOf, type RulesRun } from "./catalogue.js";
 export { knownCommand } from "./commands.js";
 export { formatterContext } from "./context.js";
 export { reportObject, type ReportObject } from "./report-object.js";

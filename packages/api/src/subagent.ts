@@ -1,4 +1,4 @@
-import { commandInName, taskNamedIn, type LoadedConfig } from "@returnlint/core";
+import { commandInName, presetFor, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { lintSource } from "./lint.js";
 import { reaskLine } from "./reask.js";
 import { openNamedTask, textSource, type ReturnSource } from "./source.js";
@@ -65,9 +65,7 @@ export function returnOfMessage(input: {
   readonly preset?: string;
 }): ReturnSource {
   const { message, root } = input;
-  const command = input.command === null ? undefined : input.config.config.commands?.[input.command];
-  const preset = input.preset ?? command?.preset ?? input.config.config.preset;
-  const expectsFile = preset === "metadata-file";
+  const expectsFile = presetFor(input.config, input.command, input.preset) === "metadata-file";
   const named = taskNamedIn(message, { folder: expectsFile });
   if (named === undefined) return textSource(message, "message");
   const file = () => openNamedTask(named.task, named.slug, { root });

@@ -52,7 +52,7 @@ export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export { loadConfig, type LoadOptions, type LoadedConfig } from "./config/resolve.js";
 export { builtinRule, importBuiltinRules, resolveRule, type BuiltinRule, type LoadedRule } from "./config/resolve-rule.js";
-export { rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";
+export { presetFor, rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";
 export type { PrecompiledValidators, SchemaValidator } from "./config/validators.js";
 export { configSchema, editorSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
 export { docsUrl, OPTIONS_END, OPTIONS_START, renderOptionsTable, withOptionsTable } from "./docs.js";

@@ -1,5 +1,5 @@
-import { EXIT, FORMAT_NAMES, ReturnlintError, rulesFor, type LoadedConfig } from "@returnlint/core";
-import { knownCommand } from "@returnlint/api";
+import { EXIT, ReturnlintError } from "@returnlint/core";
+import { knownCommand, rulesRun } from "@returnlint/api";
 import { configOptions, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import type { CommandIo } from "./io.js";
@@ -40,26 +40,15 @@ export async function printConfig(argv: readonly string[], io: CommandIo): Promi
   if (positionals.length > 0) throw new ReturnlintError("USAGE", `returnlint print-config takes no arguments; received "${positionals.join(" ")}". Name the command with --command.`);
   const config = await loadReturnlintConfig(configOptions(io.cwd, values));
   const command = knownCommand(config, values.command);
-  const preset = values.preset ?? (command === null ? undefined : config.config.commands?.[command]?.preset) ?? config.config.preset ?? "auto";
   const unlisted = command !== null && config.config.commands?.[command] === undefined;
+  const { preset, ...rules } = await rulesRun(config, command, values.preset);
   const printed = {
     config: config.file,
     command,
     ...(unlisted ? { note: `the config has no commands.${command} entry: its top-level preset and rules apply` } : {}),
     preset,
-    ...(preset === "auto"
-      ? { formats: Object.fromEntries(await Promise.all(FORMAT_NAMES.map(async (format) => [format, await resolved(config, command, format)] as const))) }
-      : await resolved(config, command, values.preset)),
+    ...rules,
   };
   io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
   return EXIT.passed;
-}
-
-/** The rules one return to `command` gets; `preset` overrides the config's choice (a format, for auto). */
-async function resolved(config: LoadedConfig, command: string | null, preset: string | undefined) {
-  const { format, rules } = await rulesFor(config, { command, value: undefined, ...(preset === undefined ? {} : { preset }) });
-  return {
-    format,
-    rules: Object.fromEntries(rules.map(({ rule, severity, options, source }) => [rule.id, { severity, options, source }])),
-  };
 }

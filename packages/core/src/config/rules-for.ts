@@ -46,12 +46,20 @@ function child<K, V>(map: Map<K, Map<string | undefined, V>>, key: K): Map<strin
 }
 
 /**
+ * The preset a return to `command` is checked with: `--preset`, else the command's, else the
+ * config's, else `auto`. The one statement of that order.
+ */
+export function presetFor(loaded: LoadedConfig, command: string | null, preset?: string): string {
+  return preset ?? (command === null ? undefined : loaded.config.commands?.[command]?.preset) ?? loaded.config.preset ?? "auto";
+}
+
+/**
  * The rules, in order, and the format for one return to one command. A promise the first time a
  * (command, preset, format) needs a built-in rule not imported yet; the same answer at once after.
  */
 export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRules | Promise<ResolvedRules> {
   const command: CommandConfig | undefined = input.command === null ? undefined : loaded.config.commands?.[input.command];
-  const presetName = input.preset ?? command?.preset ?? loaded.config.preset ?? "auto";
+  const presetName = presetFor(loaded, input.command, input.preset);
   const detection = presetName === "auto" ? detectFormat(input.value, input.source) : undefined;
   const format = detection?.format;
   let byCommand = resolved.get(loaded);
