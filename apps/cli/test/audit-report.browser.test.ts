@@ -153,7 +153,7 @@ describe.skipIf(!haveChromium)(`the HTML report in a real headless Chromium (${C
     await page.locator("#returns thead th").filter({ hasText: "verdict" }).locator("button").click();
     await page.locator("#returns thead th").filter({ hasText: "verdict" }).locator("button").click();
     const verdicts = await page.locator("#returns tbody td.verdict").allTextContents();
-    expect(verdicts.slice(0, 7)).toEqual(Array(7).fill("phantom"));
+    expect(verdicts.slice(0, 5)).toEqual([...Array<string>(4).fill("phantom"), "failed"]);
     await page.close();
   }, 60_000);
 });

@@ -115,13 +115,13 @@ export function knownHistory(): { dir: string; expected: Expected[] } {
     row("specs/archive/4_old/.return-meta.json", "2025-02-10T09:00:00.000Z", "research-agent", "researched", "research", true, false, []),
     row("specs/5_deleted/.return-meta.json", "2025-03-01T09:00:00.000Z", "research-agent", "researched", "research", true, false, []),
     row("specs/5_deleted/.return-meta.json", "2025-03-02T09:00:00.000Z", "research-agent", "researched", "research", false, true, ["notFound"]),
-    row("specs/6_dir/.return-meta.json", "2025-03-05T09:00:00.000Z", "impl-agent", "implemented", "implement", false, true, ["notAFile"]),
-    row("specs/7_link_out/.return-meta.json", "2025-04-01T09:00:00.000Z", "research-agent", "researched", "research", false, true, ["symlinkEscapesRoot"]),
+    row("specs/6_dir/.return-meta.json", "2025-03-05T09:00:00.000Z", "impl-agent", "implemented", "implement", false, false, ["notAFile"]),
+    row("specs/7_link_out/.return-meta.json", "2025-04-01T09:00:00.000Z", "research-agent", "researched", "research", false, false, ["symlinkEscapesRoot"]),
     row("specs/8_link_in/.return-meta.json", "2025-04-01T09:00:00.000Z", "research-agent", "researched", "research", true, false, []),
     row("specs/10_completed/.return-meta.json", "2025-04-02T09:00:00.000Z", "impl-agent", "completed", "implement", false, false, ["invalidStatus"]),
     row("specs/11_bad/.return-meta.json", "2025-04-02T09:00:00.000Z", null, null, null, false, false, ["syntaxError"]),
     row("specs/12_empty/.return-meta.json", "2025-04-02T09:00:00.000Z", "research-agent", "researched", "research", false, true, ["empty"]),
-    row("specs/13_sub/.return-meta.json", "2025-04-02T09:00:00.000Z", "impl-agent", "implemented", "implement", false, true, ["notAFile"]),
+    row("specs/13_sub/.return-meta.json", "2025-04-02T09:00:00.000Z", "impl-agent", "implemented", "implement", false, false, ["notAFile"]),
     row("specs/9_partial/.return-meta.json", "2025-04-02T09:00:00.000Z", "impl-agent", "partial", "implement", true, false, []),
   ];
   return { dir, expected };
