@@ -51,6 +51,8 @@ function caseOf(kind: number, n: number, root: string): Case {
   const meta = `specs/${task}/.return-meta.json`;
   const research = (artifacts: unknown[], extra: Record<string, unknown> = {}) => ({ status: "researched", summary: `Researched task ${String(n)}.`, artifacts, metadata: metadata("research", "research-agent"), ...extra });
   const written = { [`specs/${task}/reports/research-001.md`]: "# Findings\n" };
+  const handoffFile = `specs/${task}/.orchestrator-handoff.json`;
+  const handoff = { status: "implemented", phases_completed: 2, phases_total: 2, blockers: [], continuation_path: null, artifacts: [{ type: "summary", path: `specs/${task}/summaries/done.md` }], summary: "Done", sorry_inventory: [] };
   switch (kind) {
     case 0:
       return { kind: "exists", file: meta, agent: "research-agent", files: { ...written, [meta]: research([report(task)]) }, expected: { ok: true, phantom: false } };
@@ -125,24 +127,10 @@ function caseOf(kind: number, n: number, root: string): Case {
         expected: { ok: true, phantom: false },
       };
     case 12:
-      return {
-        kind: "handoff, its artifact there",
-        file: `specs/${task}/.orchestrator-handoff.json`,
-        files: {
-          [`specs/${task}/summaries/done.md`]: "# Done\n",
-          [`specs/${task}/.orchestrator-handoff.json`]: { status: "implemented", phases_completed: 2, phases_total: 2, blockers: [], continuation_path: null, artifacts: [{ type: "summary", path: `specs/${task}/summaries/done.md` }], summary: "Done", sorry_inventory: [] },
-        },
-        expected: { ok: true, phantom: false },
-      };
+      return { kind: "handoff, its artifact there", file: handoffFile, files: { [`specs/${task}/summaries/done.md`]: "# Done\n", [handoffFile]: handoff }, expected: { ok: true, phantom: false } };
     case 13:
-      return {
-        kind: "handoff, its artifact missing",
-        file: `specs/${task}/.orchestrator-handoff.json`,
-        files: {
-          [`specs/${task}/.orchestrator-handoff.json`]: { status: "implemented", phases_completed: 2, phases_total: 2, blockers: [], continuation_path: null, artifacts: [{ type: "summary", path: `specs/${task}/summaries/done.md` }], summary: "Done", sorry_inventory: [] },
-        },
-        expected: { ok: true, phantom: true },
-      };
+      // The handoff preset checks no artifacts (the format as the projects' own validator knows it), yet the claim is phantom work.
+      return { kind: "handoff, its artifact missing", file: handoffFile, files: { [handoffFile]: handoff }, expected: { ok: true, phantom: true } };
     default:
       return {
         kind: n % 2 === 0 ? "multi-task, tasks completed" : "multi-task, none completed",
