@@ -13,7 +13,7 @@ export interface ErrorLogContext {
 
 /**
  * `--log-errors FILE`: appends one entry per failing validation to an errors.json
- * (the seeds' "Log error to errors.json"). Many validators run at once, so the
+ * (the validation documents' "Log error to errors.json"). Many validators run at once, so the
  * read-append-write holds a lock beside the real file (`errors.json.lock`; a
  * symlinked log is followed, as `-o` is) and replaces the file atomically; a file
  * that is not an errors log is never overwritten.

@@ -2,7 +2,7 @@ import path from "node:path";
 import { COMMAND_SUCCESS, ReturnlintError, closest, type LoadedConfig } from "@returnlint/core";
 
 /**
- * `--command NAME`, checked against the commands returnlint knows here: the seeds'
+ * `--command NAME`, checked against the commands returnlint knows here: the built-in
  * research, plan, revise and implement, the config's `commands` and the commands its
  * `agents` map to. A misspelt command would silently run another command's rules, so
  * anything else is a usage error with the nearest name; a command of your own is

@@ -4,10 +4,10 @@
 export { validate, loadReturnlintConfig, type ConfigOptions, type Importer, type ValidateOptions, type ValidationReport } from "./validate.js";
 export { BUILTIN_PRESETS, BUILTIN_RULES, loadBuiltinRules } from "./registry.js";
 export { BUILT_IN_AGENTS, checkReturn, commandForAgent, problemLines, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem } from "./subagent.js";
-export { reask, reaskLine, reaskLines as reportReaskLines } from "./reask.js";
+export { reask, reaskLine, reaskLines } from "./reask.js";
 export { exitCodeOfReport, failing, passed, problems, subject, warningsFail, warningsVerdict } from "./verdict.js";
 export type { Formatter, FormatterInput, FormatterRun, RuleInfo } from "./formatter-types.js";
-export { MetadataFile, openTask, openTaskReturn, parseTaskList, readTaskReturn, taskFolder, taskTypeFromState, type MissingReturn } from "./tasks.js";
+export { MetadataFile, openTask, openTaskReturn, parseTaskList, taskFolder, taskTypeFromState, type MissingReturn } from "./tasks.js";
 export { MAX_INPUT_BYTES, maxInputBytes, readReturnFile, readStdin, readStdinDescriptor, tooLarge, type ReturnInput } from "./input.js";
 export { environmentError, isSystemError, systemReason } from "./environment.js";
 export { catalogue, explainRule, findRule, ruleListing, rulesRun, ruleText, type CatalogueEntry, type Configured, type ReadmeOf, type RulesRun } from "./catalogue.js";

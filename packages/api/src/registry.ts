@@ -6,7 +6,7 @@ import v5Preset from "@returnlint/preset-v5";
 import v7Preset from "@returnlint/preset-v7";
 
 /**
- * Every rule that ships with returnlint, by id, in the order the seeds check them. Each is
+ * Every rule that ships with returnlint, by id, in the order the teams' validation documents check them (README, "What it checks"). Each is
  * imported when a return first needs it (`load()`): a check imports the rules its preset runs.
  * `loadBuiltinRules` imports them all.
  */

@@ -136,7 +136,7 @@ export async function checkReturn(
 /** The most problems a block reason lists: the subagent fixes these first, and the rest come back next time. */
 const MAX_LISTED_PROBLEMS = 20;
 
-/** Each problem numbered, with the seeds' `Error:` and `Recommendation:` lines beneath it; at most MAX_LISTED_PROBLEMS. */
+/** Each problem numbered, with the transcript's `Error:` and `Recommendation:` lines beneath it; at most MAX_LISTED_PROBLEMS. */
 export function problemLines(problems: readonly Problem[]): string[] {
   return listed(problems, (problem, index) => [
     `${String(index + 1)}. ${problem.message}`,

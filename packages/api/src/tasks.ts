@@ -195,22 +195,6 @@ export function openTask(root: string, task: string): MetadataFile | MissingRetu
 }
 
 /**
- * The text of task N's metadata file, for the hook: the folder a message names
- * (`specs/N_slug/`) when it is there, else the task's folder however it is padded.
- */
-export function readTaskReturn(root: string, task: string, slug: string): ReturnInput {
-  let file: MetadataFile;
-  try {
-    file = MetadataFile.open(root, [SPECS_DIR, `${task}_${slug}`, METADATA_FILE], `Task ${task}`);
-  } catch (error) {
-    if (!(error instanceof ReturnlintError) || error.code !== "RETURN_NOT_FOUND") throw error;
-    file = openTaskReturn(root, task);
-  }
-  file.close();
-  return { text: file.text, source: file.source };
-}
-
-/**
  * The folder of task N below specs/ (`042_slug`), or below specs/archive/ when the task is
  * finished and archived there (`archive/042_slug`), listed through real folders only.
  */

@@ -22,8 +22,8 @@ export function exitCodeOfReport(input: Verdict): ExitCode {
 
 /** The results that make the return fail, in the order they were reported. */
 export function failing(input: Verdict): Result[] {
-  const warningsCount = warningsFail(input);
-  return input.report.results.filter((result) => result.level === "fail" || (warningsCount && result.level === "warn"));
+  const warningsFailToo = warningsFail(input);
+  return input.report.results.filter((result) => result.level === "fail" || (warningsFailToo && result.level === "warn"));
 }
 
 /** The problems a formatter lists: failures, and warnings unless `--quiet`. */

@@ -54,7 +54,7 @@ const PRESETS = {
 
 type PresetName = keyof typeof PRESETS;
 
-/** The seeds' commands, in the order the config lists them. */
+/** The orchestrator commands returnlint knows, in the order the config lists them. */
 const COMMANDS = ["research", "plan", "revise", "implement"] as const;
 
 /** Where editors find the schema: the installed package's copy when there is one, else the published one. */
@@ -159,7 +159,7 @@ function existingConfig(cwd: string): string | undefined {
  * auto when an orchestrator writes multi-task returns beside the task folders' metadata files (two
  * formats in one specs/); metadata-file when the project already has metadata files, auto when it
  * has orchestrator handoffs beside them (each file's name then picks its preset), handoff when it
- * has only those; v7, the seeds' current console format, otherwise. Archived tasks (specs/archive/) count.
+ * has only those; v7, the current console format, otherwise. Archived tasks (specs/archive/) count.
  */
 function detect(cwd: string): { preset: PresetName; why: string } {
   const specs = path.join(cwd, SPECS_DIR);

@@ -30,7 +30,7 @@ function failureSummary(input: FormatterInput, problems: readonly Result[]): str
 }
 
 /**
- * The seeds' Error Response Format (orchestration-validation.md), for the
+ * The Error Response Format of the teams' orchestration validation document, for the
  * orchestrator to relay: on a failure `status: "failed"`, the first failure as the
  * summary, no artifacts, and one `errors[]` entry per problem; on a pass, the
  * validated return's own status, summary, artifacts and errors. Several returns:

@@ -16,7 +16,7 @@ function plural(count: number, word: string): string {
 }
 
 /**
- * The seeds' transcript: `[PASS] …`, `[FAIL] …`, `Error: …`, `Recommendation: …`, then the verdict.
+ * The validation documents' transcript (README, "`returnlint check`"): `[PASS] …`, `[FAIL] …`, `Error: …`, `Recommendation: …`, then the verdict.
  * Several returns: each one's transcript, a blank line between them, then one line for them all.
  */
 export const stylish: Formatter = (inputs, { several }) => {
