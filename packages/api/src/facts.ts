@@ -24,13 +24,11 @@ export interface ReturnFacts {
 /** One claimed artifact: where the return names it, the path it gives, and its fate. */
 export type ArtifactFact = { readonly pointer: string; readonly path: string } & ArtifactFate;
 
-/** A return's claims, as `factsOf` needs them from the run. */
+/** A return's claims, as `factsOf` needs them from its report. */
 export interface FactsInput {
   readonly value: unknown;
   readonly format: FormatName;
   readonly command: string | null;
-  /** The caller's word on the agent (`--agent`, the host's payload). */
-  readonly agent?: string;
 }
 
 /**
@@ -40,7 +38,8 @@ export interface FactsInput {
  */
 export const MAX_LISTED_ARTIFACTS = 100;
 
-export function factsOf(input: FactsInput, files: FileView): ReturnFacts {
+/** `agent`: the caller's word on the agent (`--agent`, the host's payload), if any. */
+export function factsOf(input: FactsInput, agent: string | undefined, files: FileView): ReturnFacts {
   const { value } = input;
   const status = isObject(value) && typeof value.status === "string" ? value.status : null;
   const success = status !== null && isSuccessLike(status);
@@ -57,7 +56,7 @@ export function factsOf(input: FactsInput, files: FileView): ReturnFacts {
   const phantom = success ? phantomWork(input, claimed.length, absent) : undefined;
   return {
     command: input.command,
-    agent: input.agent ?? claimedAgent(value),
+    agent: agent ?? claimedAgent(value),
     status,
     success,
     artifacts,

@@ -7,7 +7,7 @@ import type { FormatterInput } from "./formatter-types.js";
 import { reask } from "./reask.js";
 import { reportObject, type ReportObject } from "./report-object.js";
 import { openInsideRoot, openTaskSource, textSource, type ReturnSource } from "./source.js";
-import { checkFound, fileViewOf, findReturn, loadReturnlintConfig, missingReturn, type FoundReturn, type ValidateOptions, type ValidationReport } from "./validate.js";
+import { checkFound, fileViewOf, findReturn, loadReturnlintConfig, missingReturn, type FoundReturn, type SourceSays, type ValidateOptions, type ValidationReport } from "./validate.js";
 import { exitCodeOfReport, passed } from "./verdict.js";
 
 /** How sources are linted: what the caller knows of the delegation, the config, and the verdict's terms. */
@@ -57,34 +57,28 @@ const MAX_ROUNDS = 4;
 export async function lintSource(source: ReturnSource, options: LintOptions): Promise<LintResult> {
   const config = options.config ?? (await loadReturnlintConfig(options));
   const found = foundIn(source);
-  if (source.kind === "text" && source.otherwise !== undefined && !found.parse.ok) return lintSource(source.otherwise(), { ...options, config });
-  const run = {
-    ...options,
-    config,
-    task: options.task ?? source.task,
-    ...(source.kind === "text" ? {} : { fileName: source.name }),
-    ...returnFileOf(source, options),
-    ...(source.kind === "git" && options.now === undefined ? { now: new Date(source.time) } : {}),
+  if (source.kind === "text" && source.otherwise !== undefined && !found.parse.ok) return lintSource(source.otherwise(), options.config === undefined ? { ...options, config } : options);
+  // Plain fields, no spreads of the options: this is the hot path of scan and audit.
+  const says: SourceSays = {
+    fileName: source.kind === "text" ? undefined : source.name,
+    task: source.task,
+    returnFile: returnFileOf(source, options),
+    now: source.kind === "git" ? new Date(source.time) : undefined,
   };
   const files = options.files ?? viewOf(source, options);
-  const factsInput = (report: ValidationReport) => ({
-    value: report.value,
-    format: report.format,
-    command: report.command,
-    ...(options.agent === undefined || options.agent === "" ? {} : { agent: options.agent }),
-  });
+  const agent = options.agent === "" ? undefined : options.agent;
   let report: ValidationReport;
   let facts: ReturnFacts;
   if (isGitView(files)) {
     await files.prefetch(claimedPaths(found.parse.ok ? found.parse.value : undefined));
     for (let round = 1; ; round += 1) {
-      report = await checkFound(found, run, files);
-      facts = factsOf(factsInput(report), files);
+      report = await checkFound(found, options, config, files, says);
+      facts = factsOf(report, agent, files);
       if (round === MAX_ROUNDS || !(await files.loadMissing())) break;
     }
   } else {
-    report = await checkFound(found, run, files);
-    facts = factsOf(factsInput(report), files);
+    report = await checkFound(found, options, config, files, says);
+    facts = factsOf(report, agent, files);
   }
   const verdict = { report, ...(options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings }) };
   return { source, report, facts, ok: passed(verdict), exitCode: exitCodeOfReport(verdict) };
@@ -103,9 +97,9 @@ function foundIn(source: ReturnSource): FoundReturn {
 }
 
 /** The return file below the root that rules look beside (postflight-marker): not at a subagent's stop, when nothing is cleaned up yet. */
-function returnFileOf(source: ReturnSource, options: LintOptions): { readonly returnFile?: string } {
-  if (options.returnFile !== undefined || options.atStop === true) return {};
-  return (source.kind === "file" || source.kind === "git") && source.path !== undefined ? { returnFile: source.path } : {};
+function returnFileOf(source: ReturnSource, options: LintOptions): string | undefined {
+  if (options.atStop === true) return undefined;
+  return source.kind === "file" || source.kind === "git" ? source.path : undefined;
 }
 
 function viewOf(source: ReturnSource, options: LintOptions): FileView {

@@ -119,7 +119,7 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
 export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const config = options.config ?? (await loadReturnlintConfig(options));
   const found = findReturn(stripBom(input), false);
-  return checkFound(found, { ...options, config }, options.files ?? fileViewOf(options.root ?? options.cwd ?? process.cwd(), []));
+  return checkFound(found, options, config, options.files ?? fileViewOf(options.root ?? options.cwd ?? process.cwd(), []), NOTHING_SAID);
 }
 
 /** A return found in its input: the text the rules read, where it was found, its one parse, and the line it starts on. */
@@ -130,21 +130,30 @@ export interface FoundReturn {
   readonly firstLine: number;
 }
 
-/** How `checkFound` checks a found return: the options, the config loaded, and what the source says of itself. */
-export interface RunOptions extends Omit<ValidateOptions, "config" | "files"> {
-  readonly config: LoadedConfig;
+/**
+ * What a source says of itself, besides its text: one object of one shape per return (every field
+ * written, undefined where the source says nothing), so that the hot path reads plain fields.
+ */
+export interface SourceSays {
   /** The return file's name, when the return was read whole from one: its format is the one the name says. */
-  readonly fileName?: string;
+  readonly fileName: string | undefined;
+  /** The task its folder is (the caller's `task` wins). */
+  readonly task: string | undefined;
+  /** Its path below the root, for the rules that look beside it. */
+  readonly returnFile: string | undefined;
+  /** When it was written (a commit's time): what time-dependent rules take as now, unless the caller says. */
+  readonly now: Date | undefined;
 }
 
+const NOTHING_SAID: SourceSays = { fileName: undefined, task: undefined, returnFile: undefined, now: undefined };
+
 /** The rules the config gives a found return, run over `files`: the one place returnlint runs rules. */
-export async function checkFound(found: FoundReturn, options: RunOptions, files: FileView): Promise<ValidationReport> {
-  const { config } = options;
+export async function checkFound(found: FoundReturn, options: ValidateOptions, config: LoadedConfig, files: FileView, says: SourceSays): Promise<ValidationReport> {
   const { text, origin, parse } = found;
   const value = parse.ok ? parse.value : undefined;
   const command = options.command ?? commandOfReturn(value);
   // Plain fields, no spreads: this is the hot path of every return (bench Case 4).
-  const resolving = rulesFor(config, { command, value, preset: options.preset, source: options.fileName });
+  const resolving = rulesFor(config, { command, value, preset: options.preset, source: says.fileName });
   // A promise only the first time a preset's built-in rules are imported.
   const { format, preset, rules, detection } = resolving instanceof Promise ? await resolving : resolving;
   const running = runRulesEagerly({
@@ -152,7 +161,7 @@ export async function checkFound(found: FoundReturn, options: RunOptions, files:
     parse,
     command,
     format,
-    expected: expectedOf(options),
+    expected: expectedOf(options, says),
     rules,
     files,
     ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutOf(config),
@@ -259,18 +268,21 @@ function ruleTimeoutFromEnv(): number {
 }
 
 /** The caller's word on the delegation, each field written out (a keyed loop over the options costs more than the rules it feeds): a blank one is not given. */
-function expectedOf(options: Expected): Expected {
+function expectedOf(options: Expected, says: SourceSays): Expected {
   const expected: Writable<Expected> = {};
   if (given(options.sessionId)) expected.sessionId = options.sessionId;
   if (given(options.agent)) expected.agent = options.agent;
-  if (given(options.task)) expected.task = options.task;
+  const task = options.task ?? says.task;
+  if (given(task)) expected.task = task;
   if (given(options.taskType)) expected.taskType = options.taskType;
   if (given(options.since)) expected.since = options.since;
   if (given(options.gitBase)) expected.gitBase = options.gitBase;
   if (given(options.transcriptPath)) expected.transcriptPath = options.transcriptPath;
-  if (given(options.returnFile)) expected.returnFile = options.returnFile;
+  const returnFile = options.returnFile ?? says.returnFile;
+  if (given(returnFile)) expected.returnFile = returnFile;
   if (given(options.staleAfterSeconds)) expected.staleAfterSeconds = options.staleAfterSeconds;
-  if (given(options.now)) expected.now = options.now;
+  const now = options.now ?? says.now;
+  if (given(now)) expected.now = now;
   return expected;
 }
 
