@@ -43,24 +43,31 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   const { value } = input;
   const status = isObject(value) && typeof value.status === "string" ? value.status : null;
   const success = status !== null && isSuccessLike(status);
-  const claimed = claimedArtifacts(value);
   const artifacts: ArtifactFact[] = [];
   const absent: ArtifactFact[] = [];
-  claimed.forEach(({ pointer, path }, index) => {
-    const listed = index < MAX_LISTED_ARTIFACTS;
+  let claimed = 0;
+  // A loop, not a map of a map: scan meets this for every return.
+  const entries: readonly unknown[] = isObject(value) && Array.isArray(value.artifacts) ? value.artifacts : [];
+  for (let index = 0; index < entries.length; index += 1) {
+    const path = pathOf(entries[index]);
+    if (path === undefined) continue;
+    const listed = claimed < MAX_LISTED_ARTIFACTS;
+    claimed += 1;
+    const fate = fateOf(path, files, listed ? HINTS : NO_HINTS);
     // Paths are the return's own text: quoted, never longer than a message may quote.
-    const fact: ArtifactFact = { pointer, path: quoted(path), ...fateOf(path, files, { hints: listed }) };
+    const pointer = typeof entries[index] === "string" ? pointerOf("artifacts", index) : `${pointerOf("artifacts", index)}/path`;
+    const fact: ArtifactFact = fate.fate === "exists" ? { pointer, path: quoted(path), fate: "exists", size: fate.size } : { pointer, path: quoted(path), ...fate };
     if (listed) artifacts.push(fact);
     if (ABSENT_FATES.has(fact.fate) && absent.length < 2) absent.push(fact);
-  });
-  const phantom = success ? phantomWork(input, claimed.length, absent) : undefined;
+  }
+  const phantom = success ? phantomWork(input, claimed, absent) : undefined;
   return {
     command: input.command,
     agent: agent ?? claimedAgent(value),
     status,
     success,
     artifacts,
-    unlisted: claimed.length - artifacts.length,
+    unlisted: claimed - artifacts.length,
     ...(phantom === undefined ? {} : { phantom }),
   };
 }
@@ -91,22 +98,22 @@ function phantomWork(input: FactsInput, claimed: number, absent: readonly Artifa
   return `${first.path} is ${first.fate === "empty" ? "empty" : "not there"}${absent.length > 1 ? " (and more)" : ""}`;
 }
 
+const HINTS = { hints: true } as const;
+const NO_HINTS = { hints: false } as const;
+
 /** The paths a return claims as artifacts (what a git view loads before the rules run). */
 export function claimedPaths(value: unknown): string[] {
-  return claimedArtifacts(value).map((artifact) => artifact.path);
+  if (!isObject(value) || !Array.isArray(value.artifacts)) return [];
+  return (value.artifacts as unknown[]).flatMap((entry) => pathOf(entry) ?? []);
 }
 
 /**
- * What each entry of `artifacts` names, as the artifacts rule reads it: a bare path, or an
- * object's `path`. Entries that name no path are the rule's to report, not a claim of a file.
+ * What an entry of `artifacts` names, as the artifacts rule reads it: a bare path, or an object's
+ * `path`. An entry that names no path is the rule's to report, not a claim of a file.
  */
-function claimedArtifacts(value: unknown): { readonly pointer: string; readonly path: string }[] {
-  if (!isObject(value) || !Array.isArray(value.artifacts)) return [];
-  return (value.artifacts as unknown[]).flatMap((entry, index) => {
-    if (typeof entry === "string") return [{ pointer: pointerOf("artifacts", index), path: entry }];
-    if (isObject(entry) && typeof entry.path === "string") return [{ pointer: `${pointerOf("artifacts", index)}/path`, path: entry.path }];
-    return [];
-  });
+function pathOf(entry: unknown): string | undefined {
+  if (typeof entry === "string") return entry;
+  return isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
 }
 
 function claimedAgent(value: unknown): string | null {

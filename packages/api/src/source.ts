@@ -78,6 +78,8 @@ export function textSource(text: string, name = "<text>"): TextSource {
   return { kind: "text", text, name };
 }
 
+const NOT_FOLLOWED = { followSymlink: false } as const;
+
 /** A return file's version in a commit (`audit`): its text, and the commit whose tree its artifacts are looked for in. */
 export function gitSource(blob: Omit<GitSource, "kind" | "name" | "task">): GitSource {
   const task = taskIn(blob.path);
@@ -114,9 +116,10 @@ export function openReturnFile(file: string, place: Place): ReturnSource {
  * is refused. `name` is how output shows it, `below` its path below the project root.
  */
 export function openWalkedFile(file: string, place: { readonly name: string; readonly below: string | undefined }): FileSource {
-  const { text } = readReturnFile(file, { followSymlink: false });
-  const task = place.below === undefined ? undefined : taskIn(place.below);
-  return { kind: "file", text, name: place.name, ...(place.below === undefined ? {} : { path: slashed(place.below) }), ...(task === undefined ? {} : { task }) };
+  const { text } = readReturnFile(file, NOT_FOLLOWED);
+  const { name, below } = place;
+  // One object of one shape per walked file: a scan opens thousands.
+  return { kind: "file", text, name, path: below === undefined ? undefined : slashed(below), task: below === undefined ? undefined : taskIn(below) };
 }
 
 /**
