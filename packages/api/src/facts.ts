@@ -43,33 +43,50 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   const { value } = input;
   const status = isObject(value) && typeof value.status === "string" ? value.status : null;
   const success = status !== null && isSuccessLike(status);
-  const artifacts: ArtifactFact[] = [];
-  const absent: ArtifactFact[] = [];
-  let claimed = 0;
-  // A loop, not a map of a map: scan meets this for every return.
   const entries: readonly unknown[] = isObject(value) && Array.isArray(value.artifacts) ? value.artifacts : [];
+  // Phantom work looks at every artifact; the list of fates is made when an output reads it (scan --quiet never does).
+  let claimed = 0;
+  const absent: ArtifactFact[] = [];
   for (let index = 0; index < entries.length; index += 1) {
     const path = pathOf(entries[index]);
     if (path === undefined) continue;
-    const listed = claimed < MAX_LISTED_ARTIFACTS;
     claimed += 1;
-    const fate = fateOf(path, files, listed ? HINTS : NO_HINTS);
-    // Paths are the return's own text: quoted, never longer than a message may quote.
-    const pointer = typeof entries[index] === "string" ? pointerOf("artifacts", index) : `${pointerOf("artifacts", index)}/path`;
-    const fact: ArtifactFact = fate.fate === "exists" ? { pointer, path: quoted(path), fate: "exists", size: fate.size } : { pointer, path: quoted(path), ...fate };
-    if (listed) artifacts.push(fact);
+    const checked = files.check(path);
+    if (checked.ok && checked.size > 0) continue;
+    const fact = factOf(entries, index, path, files, claimed <= MAX_LISTED_ARTIFACTS);
     if (ABSENT_FATES.has(fact.fate) && absent.length < 2) absent.push(fact);
   }
   const phantom = success ? phantomWork(input, claimed, absent) : undefined;
+  let listed: ArtifactFact[] | undefined;
   return {
     command: input.command,
     agent: agent ?? claimedAgent(value),
     status,
     success,
-    artifacts,
-    unlisted: claimed - artifacts.length,
+    get artifacts(): readonly ArtifactFact[] {
+      listed ??= listedArtifacts(entries, files);
+      return listed;
+    },
+    unlisted: Math.max(0, claimed - MAX_LISTED_ARTIFACTS),
     ...(phantom === undefined ? {} : { phantom }),
   };
+}
+
+/** The first MAX_LISTED_ARTIFACTS claimed artifacts with their fates (the file view answers again from its cache). */
+function listedArtifacts(entries: readonly unknown[], files: FileView): ArtifactFact[] {
+  const listed: ArtifactFact[] = [];
+  for (let index = 0; index < entries.length && listed.length < MAX_LISTED_ARTIFACTS; index += 1) {
+    const path = pathOf(entries[index]);
+    if (path !== undefined) listed.push(factOf(entries, index, path, files, true));
+  }
+  return listed;
+}
+
+/** One claimed artifact and its fate; `hints`: look for an archived twin, a near miss, a path inside the root. */
+function factOf(entries: readonly unknown[], index: number, path: string, files: FileView, hints: boolean): ArtifactFact {
+  const pointer = typeof entries[index] === "string" ? pointerOf("artifacts", index) : `${pointerOf("artifacts", index)}/path`;
+  // Paths are the return's own text: quoted, never longer than a message may quote.
+  return { pointer, path: quoted(path), ...fateOf(path, files, hints ? HINTS : NO_HINTS) };
 }
 
 /**

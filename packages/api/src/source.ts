@@ -78,8 +78,6 @@ export function textSource(text: string, name = "<text>"): TextSource {
   return { kind: "text", text, name };
 }
 
-const NOT_FOLLOWED = { followSymlink: false } as const;
-
 /** A return file's version in a commit (`audit`): its text, and the commit whose tree its artifacts are looked for in. */
 export function gitSource(blob: Omit<GitSource, "kind" | "name" | "task">): GitSource {
   const task = taskIn(blob.path);
@@ -110,6 +108,8 @@ export function openReturnFile(file: string, place: Place): ReturnSource {
   if (formatOfFileName(path.basename(absolute)) === undefined) return { kind: "text", text, name, ...(identity === undefined ? {} : { identity }) };
   return { kind: "file", text, name, ...(below === undefined ? {} : { path: slashed(below) }), ...(identity === undefined ? {} : { identity }), ...(task === undefined ? {} : { task }) };
 }
+
+const NOT_FOLLOWED = { followSymlink: false } as const;
 
 /**
  * A return file a walk found (`scan`), opened as it was listed: a symbolic link swapped in since
