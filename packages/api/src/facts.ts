@@ -1,4 +1,4 @@
-import { ABSENT_FATES, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, quoted, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
+import { ABSENT_FATES, claimedAgent, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, quoted, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
 
 /**
  * What a return claims, worked out once, after its rules ran, from the same parse and the same
@@ -60,7 +60,7 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   let listed: ArtifactFact[] | undefined;
   return {
     command: input.command,
-    agent: agent ?? claimedAgent(value),
+    agent: agent ?? claimedAgent(value) ?? null,
     status,
     success,
     get artifacts(): readonly ArtifactFact[] {
@@ -131,12 +131,6 @@ export function claimedPaths(value: unknown): string[] {
 function pathOf(entry: unknown): string | undefined {
   if (typeof entry === "string") return entry;
   return isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
-}
-
-function claimedAgent(value: unknown): string | null {
-  if (!isObject(value)) return null;
-  const claimed = isObject(value.metadata) ? value.metadata.agent_type : value.agent_type;
-  return typeof claimed === "string" && claimed.trim() !== "" ? claimed : null;
 }
 
 /**

@@ -46,7 +46,7 @@ export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, t
 export { mapOrdered } from "./map-ordered.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { nativeImport, type Importer } from "./config/import-file.js";
-export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, agentName, runRules, runRulesEagerly, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
+export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, agentName, claimedAgent, runRules, runRulesEagerly, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
 export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";

@@ -53,12 +53,15 @@ export function subagentName(agent: string): string {
 /** The agent messages name: the caller's word first, then the return's own claim. */
 export function agentName(expected: Expected, value: unknown): string {
   if (expected.agent !== undefined && expected.agent !== "") return expected.agent;
-  if (isObject(value)) {
-    const metadata = value.metadata;
-    const claimed = isObject(metadata) ? metadata.agent_type : value.agent_type;
-    if (typeof claimed === "string" && claimed !== "") return quoted(claimed);
-  }
-  return UNKNOWN_AGENT;
+  const claimed = claimedAgent(value);
+  return claimed === undefined ? UNKNOWN_AGENT : quoted(claimed);
+}
+
+/** The agent a return names: `metadata.agent_type`, else a top-level `agent_type`; undefined when it names none. */
+export function claimedAgent(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  const claimed = isObject(value.metadata) ? value.metadata.agent_type : value.agent_type;
+  return typeof claimed === "string" && claimed !== "" ? claimed : undefined;
 }
 
 /** What one rule's check produced: its results, or why its verdict is missing. */
