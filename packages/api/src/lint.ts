@@ -53,11 +53,14 @@ export async function lint(sources: readonly ReturnSource[], options: LintOption
  */
 const MAX_ROUNDS = 4;
 
+/** A text holds no return when it is empty or prose: only then is a source's `otherwise` looked at. */
+const HOLDS_NO_RETURN: ReadonlySet<string> = new Set(["empty", "noReturn"]);
+
 /** One source, linted (see `lint`). */
 export async function lintSource(source: ReturnSource, options: LintOptions): Promise<LintResult> {
   const config = options.config ?? (await loadReturnlintConfig(options));
   const found = foundIn(source);
-  if (source.kind === "text" && source.otherwise !== undefined && !found.parse.ok) return lintSource(source.otherwise(), options.config === undefined ? { ...options, config } : options);
+  if (source.kind === "text" && source.otherwise !== undefined && !found.parse.ok && HOLDS_NO_RETURN.has(found.parse.kind)) return lintSource(source.otherwise(), options.config === undefined ? { ...options, config } : options);
   // Plain fields, no spreads of the options: this is the hot path of scan and audit.
   const says: SourceSays = {
     fileName: source.kind === "text" ? undefined : source.name,

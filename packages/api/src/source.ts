@@ -180,7 +180,14 @@ export function openNamedTask(task: string, slug: string, place: Place): FileSou
     // There, but not the safe way (a task folder that is a link, a file too large): the return is refused, and says why.
     if (error.code !== "RETURN_NOT_FOUND") return { ...missing(shownName(named, place), task), unreadable: error.message };
   }
-  const found = openTaskSource(task, place);
+  let found: FileSource | MissingSource;
+  try {
+    found = openTaskSource(task, place);
+  } catch (error) {
+    if (!isReturnlintError(error) || error.code !== "INPUT_UNREADABLE") throw error;
+    // No folder for the task at all (nor specs/): the return is missing where the message said; a task whose folder cannot be told is refused, and says why.
+    return isDirectory(path.dirname(named)) ? { ...missing(shownName(named, place), task), unreadable: error.message } : missing(shownName(named, place), task);
+  }
   return found.kind === "missing" ? missing(shownName(named, place), task) : found;
 }
 

@@ -1,7 +1,9 @@
-import { commandInName, presetFor, taskNamedIn, type LoadedConfig } from "@returnlint/core";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { commandInName, formatOfFileName, METADATA_FILE, presetFor, relativeInside, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { lintSource } from "./lint.js";
 import { reaskLine } from "./reask.js";
-import { openNamedTask, textSource, type ReturnSource } from "./source.js";
+import { openInsideRoot, openNamedTask, textSource, type ReturnSource } from "./source.js";
 import type { ValidationReport } from "./validate.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
@@ -44,14 +46,35 @@ export function commandForAgent(config: LoadedConfig | undefined, agent: string 
 }
 
 /**
- * The return a subagent's final message stands for, from the evidence in this order:
+ * What a host knows of a subagent's run besides its final message (Claude Code: from the
+ * subagent's own transcript and its definition).
+ */
+export interface SubagentRun {
+  /** The files the subagent wrote with its tools during this run, absolute, the last written last. */
+  readonly wrote: readonly string[];
+  /** The prompt it was delegated with. */
+  readonly prompt?: string;
+  /** Its definition (the instructions it runs with). */
+  readonly definition?: string;
+}
+
+/** Where the layout puts a task's metadata file, as a finding names it when no task is known. */
+const METADATA_FILE_LAYOUT = `${SPECS_DIR}/{N}_{SLUG}/${METADATA_FILE}`;
+
+/**
+ * The return a stopping subagent left, from the evidence in this order:
  *
- * 1. the command's preset is `metadata-file` and the message names a task's file or folder (the
- *    subagents of the projects returnlint serves end with a prose summary that names the report
- *    they wrote): that task's metadata file, or the finding that it is missing;
- * 2. the message names a metadata file: the message, or that file when the message holds no
- *    return of its own (`TextSource.otherwise`);
- * 3. the message.
+ * 1. the metadata file it wrote during this run (`run.wrote`), unless the command's preset says
+ *    returns are console returns (v5, v7);
+ * 2. its final message, when that holds a return (JSON, bare or fenced; broken JSON too, so that
+ *    the rules say where it broke); the steps below are taken only when it holds none;
+ * 3. another return file it wrote (a handoff, a multi-task file);
+ * 4. the metadata file its final message names (with a path; or, when it was expected to write
+ *    one, any file of the task's folder, as subagents name the report they wrote);
+ * 5. when it was expected to write a metadata file (the preset is `metadata-file`, or its prompt
+ *    or definition names the file): the task its prompt names, else the layout's name for it;
+ *    what is not there is the missing-return finding;
+ * 6. the final message: prose, which the rules say holds no return.
  *
  * A metadata file that is there but cannot be read the safe way (a task folder that is a link, a
  * file too large) is an error (a ReturnlintError): the host says so, and lets the stop through or
@@ -63,13 +86,28 @@ export function returnOfMessage(input: {
   readonly command: string | null;
   readonly config: LoadedConfig;
   readonly preset?: string;
+  readonly run?: SubagentRun;
 }): ReturnSource {
-  const { message, root } = input;
-  const expectsFile = presetFor(input.config, input.command, input.preset) === "metadata-file";
-  const named = taskNamedIn(message, { folder: expectsFile });
-  if (named === undefined) return textSource(message, "message");
-  const file = () => openNamedTask(named.task, named.slug, { root });
-  return expectsFile ? file() : { ...textSource(message, "message"), otherwise: file };
+  const { message, root, run } = input;
+  const preset = presetFor(input.config, input.command, input.preset);
+  const consoleReturns = preset === "v5" || preset === "v7";
+  const written = (run?.wrote ?? []).filter((file) => formatOfFileName(path.basename(file)) !== undefined && relativeInside(root, file) !== undefined);
+  const metadataFile = consoleReturns ? undefined : written.findLast((file) => path.basename(file) === METADATA_FILE);
+  if (metadataFile !== undefined) return openInsideRoot(metadataFile, { root });
+  // Steps 3 to 5, opened only when the message holds no return (`lint` tells, parsing it once).
+  // Another return file only while it is there: a handoff may be written and consumed in one run.
+  const returnFile = written.findLast((file) => existsSync(file));
+  const expectsFile = preset === "metadata-file" || (!consoleReturns && [run?.prompt, run?.definition].some((text) => text?.includes(METADATA_FILE) === true));
+  const named = taskNamedIn(message, { folder: expectsFile }) ?? (expectsFile && run?.prompt !== undefined ? taskNamedIn(run.prompt, { folder: true }) : undefined);
+  const otherwise =
+    returnFile !== undefined
+      ? () => openInsideRoot(returnFile, { root })
+      : named !== undefined
+        ? () => openNamedTask(named.task, named.slug, { root })
+        : expectsFile
+          ? (): ReturnSource => ({ kind: "missing", name: METADATA_FILE_LAYOUT })
+          : undefined;
+  return otherwise === undefined ? textSource(message, "message") : { ...textSource(message, "message"), otherwise };
 }
 
 /** A problem of a checked return, as a host shows it: the transcript's lines, and the line addressed to the subagent. */
@@ -88,6 +126,8 @@ export interface CheckedReturn {
   readonly origin: ValidationReport["origin"];
   /** The metadata file, relative to the root, or "message". */
   readonly source: string;
+  /** The return file is not there (or may not be read): the subagent wrote none where it should have. */
+  readonly missing: boolean;
   readonly task: string | null;
   readonly problems: readonly Problem[];
   readonly warningCount: number;
@@ -125,6 +165,7 @@ export async function checkReturn(
     origin: report.origin,
     // The source the return was found in: the message, or the metadata file it named.
     source: result.source.name,
+    missing: result.source.kind === "missing",
     task: result.source.task ?? null,
     problems,
     warningCount: report.warningCount,

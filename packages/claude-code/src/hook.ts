@@ -2,6 +2,7 @@ import path from "node:path";
 import { EXIT, isReturnlintError, type Importer, type LoadedConfig } from "@returnlint/core";
 import { BUILT_IN_AGENTS, checkReturn, commandForAgent, loadReturnlintConfig, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem } from "@returnlint/api";
 import { parsePayload, type StopPayload } from "./payload.js";
+import { subagentRun } from "./run.js";
 import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
 
 /** Where the hook writes: its answer to the host on `stdout`, why it let a stop through on `stderr`. */
@@ -84,7 +85,8 @@ async function runHook(options: ClaudeHookOptions): Promise<number> {
     return giveWay(options, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
   }
 
-  const source = returnOfMessage({ message: payload.lastAssistantMessage, root, command, config });
+  const run = subagentRun({ root, ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }), ...(agent === undefined ? {} : { agent }) });
+  const source = returnOfMessage({ message: payload.lastAssistantMessage, root, command, config, run });
   const checked = await checkReturn(source, {
     root,
     command,
@@ -135,6 +137,7 @@ async function cannotValidate(io: HookOutput, attempt: Attempt, message: string,
     status: null,
     origin: "none",
     source: "none",
+    missing: false,
     task: null,
     problems: [{ message, reask: message }],
     warningCount: 0,
@@ -251,16 +254,20 @@ function digestOf(problems: readonly Problem[]): string {
 
 /** What the subagent reads: each problem addressed to it (`--format reask`'s lines, which never give away the expected session id), and what to do. */
 function reasonText(checked: CheckedReturn, context: { readonly command: string; readonly attempt: number }): string {
-  const where = checked.origin === "file" ? `Your return in ${checked.source}` : "Your final message's return";
+  // A return file the subagent should have written and did not: its name stands for the return.
+  const missingFile = checked.missing;
+  const where = missingFile ? `Your return (${checked.source})` : checked.origin === "file" ? `Your return in ${checked.source}` : "Your final message's return";
   const count = checked.problems.length;
   const lines = [
     `returnlint: ${where} failed validation for /${context.command} (${String(count)} ${count === 1 ? "problem" : "problems"}, attempt ${String(context.attempt)}):`,
   ];
   lines.push(...problemReaskLines(checked.problems));
   lines.push(
-    checked.origin === "file"
-      ? `Do the missing work or correct the metadata file so that it only claims what exists, then finish again.`
-      : `Do the missing work or correct the return so that it only claims what exists, then finish again with the corrected JSON return as your final message.`,
+    missingFile
+      ? `Write the metadata file as your instructions say, then finish again.`
+      : checked.origin === "file"
+        ? `Do the missing work or correct the metadata file so that it only claims what exists, then finish again.`
+        : `Do the missing work or correct the return so that it only claims what exists, then finish again with the corrected JSON return as your final message.`,
   );
   return lines.join("\n");
 }

@@ -13,6 +13,7 @@ export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
 export { ABSENT_FATES, fateOf, type ArtifactFate, type FateName } from "./artifact-fate.js";
+export { readTranscript, writtenFiles, WRITE_TOOL_NAMES, WRITE_TOOLS, type Transcript, type TranscriptWrite } from "./transcript.js";
 export {
   ARCHIVE_DIR,
   COMMAND_SUCCESS,

@@ -3,7 +3,17 @@ import type { ParseNotes, ParseOutcome } from "./types.js";
 import { findDuplicateKeys, mayHaveDuplicateKeys } from "./json/duplicate-keys.js";
 import { locateJsonError } from "./json/syntax-error.js";
 
-const CAN_START_JSON = /[{["\-0-9tfn]/;
+/**
+ * Text that was meant as JSON, broken or not: it opens like an object, an array or a string, or
+ * it is one scalar and nothing else. Prose is anything else, even when it starts like a number
+ * or a literal ("- Wrote the report", "1. Research done", "the plan is…") or quotes `{N}`. Bytes
+ * that are not text (a BOM, what was not UTF-8) before it do not make it prose.
+ */
+const MEANT_AS_JSON = /^[\s\uFEFF\uFFFD\uD800-\uDFFF]*(?:[{["]|(?:-?\d[\d.eE+-]*|true|false|null)\s*$)/;
+
+function meantAsJson(text: string): boolean {
+  return MEANT_AS_JSON.test(text);
+}
 
 /**
  * Parses a return once, for every rule. On failure it says what kind of failure
@@ -22,8 +32,7 @@ export function parseReturn(text: string, parsed?: { readonly value: unknown }):
   } catch {
     const found = locateJsonError(text);
     const where = lineAndColumn(text, found.offset);
-    const start = text.search(/\S/);
-    if (!found.trailing && !CAN_START_JSON.test(text.charAt(start)) && !text.includes("{")) {
+    if (!found.trailing && !meantAsJson(text)) {
       return { ok: false, kind: "noReturn", reason: "no JSON object was found in the message", ...where, ...notes };
     }
     return { ok: false, kind: found.trailing ? "trailing" : "syntax", reason: found.reason, ...where, ...notes };

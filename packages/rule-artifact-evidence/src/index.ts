@@ -1,8 +1,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { defineRule, docsUrl, isObject, isSuccessLike, pointerOf, type FileCheck, type RuleContext } from "@returnlint/core";
+import { defineRule, docsUrl, isObject, isSuccessLike, pointerOf, readTranscript, WRITE_TOOL_NAMES, type FileCheck, type RuleContext, type Transcript } from "@returnlint/core";
 import type { GitEvidence, GitProblem } from "./git.js";
-import { WRITE_TOOL_NAMES, type Transcript } from "./transcript-tools.js";
 
 type Kind = "freshness" | "git" | "transcript";
 
@@ -254,8 +253,7 @@ async function gatherAndConclude(context: Context, gathered: Gathered, base: str
   }
   if (transcriptPath !== undefined) {
     const file = path.resolve(transcriptPath);
-    const { readTranscript } = await import("./transcript.js");
-    const answer = await readTranscript(file, files.root, options.maxTranscriptBytes);
+    const answer = readTranscript(file, files.root, options.maxTranscriptBytes);
     if (answer.ok) {
       gathered.transcript = answer;
       sources.push(`transcript (${file})`);

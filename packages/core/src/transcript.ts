@@ -1,0 +1,157 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import path from "node:path";
+import { isObject } from "./pointer.js";
+
+// A Claude Code subagent's transcript (JSONL), read for two things: the files the subagent wrote
+// with its tools (the artifact-evidence rule's proof of work, the hosts' way to find the return
+// file it wrote), and the prompt it was delegated with (the task it was given).
+
+/** Claude Code's tools that write a file, and the input field naming it. */
+export const WRITE_TOOLS: Readonly<Record<string, string>> = {
+  Write: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+};
+export const WRITE_TOOL_NAMES = Object.keys(WRITE_TOOLS);
+
+export interface TranscriptWrite {
+  readonly tool: string;
+  /** 1-based line of the transcript that holds the tool call. */
+  readonly line: number;
+  /** The tool's result said it failed (`is_error`), so nothing was written. */
+  readonly failed: boolean;
+}
+
+export type Transcript =
+  | {
+      readonly ok: true;
+      /** Write tool calls by the absolute path they name, in the order they were made. */
+      readonly writes: ReadonlyMap<string, readonly TranscriptWrite[]>;
+      /** The first user message: for a subagent, the prompt it was delegated with. */
+      readonly prompt?: string;
+      /** Lines that are not JSON (a transcript being written ends in a partial line). */
+      readonly badLines: number;
+      /** Only the first `maxBytes` were read. */
+      readonly truncated: boolean;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+const IS_ERROR = /"is_error":\s*true/;
+
+interface PendingWrite {
+  readonly file: string;
+  readonly tool: string;
+  readonly line: number;
+  readonly id: unknown;
+}
+
+/**
+ * Reads at most `maxBytes` of a Claude Code JSONL transcript and collects its file-writing tool
+ * calls and its first user message. Only the lines that can hold either are parsed: a
+ * transcript is mostly tool output, and a stop hook reads it on every stop. Relative file paths
+ * resolve against the line's `cwd`, else the project root.
+ */
+export function readTranscript(file: string, root: string, maxBytes: number): Transcript {
+  let text: string;
+  let truncated: boolean;
+  try {
+    const read = readHead(file, maxBytes);
+    if (typeof read === "string") return { ok: false, reason: read };
+    ({ text, truncated } = read);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, reason: code === "ENOENT" ? `${file} does not exist` : `${file} cannot be read (${code ?? (error as Error).message})` };
+  }
+  const pending: PendingWrite[] = [];
+  const failedIds = new Set<unknown>();
+  let prompt: string | undefined;
+  let badLines = 0;
+  let line = 0;
+  for (const raw of text.split("\n")) {
+    line += 1;
+    const trimmed = raw.trim();
+    if (trimmed === "") continue;
+    if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) {
+      // Not an entry; not JSON at all, most likely (a partial last line).
+      if (!parses(trimmed)) badLines += 1;
+      continue;
+    }
+    if (prompt !== undefined && !trimmed.includes('"tool_use"') && !IS_ERROR.test(trimmed)) continue;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(trimmed);
+    } catch {
+      badLines += 1;
+      continue;
+    }
+    if (!isObject(entry) || !isObject(entry.message)) continue;
+    const content: unknown = entry.message.content;
+    if (prompt === undefined && entry.type === "user") prompt = textOf(content);
+    if (!Array.isArray(content)) continue;
+    const base = typeof entry.cwd === "string" && path.isAbsolute(entry.cwd) ? entry.cwd : root;
+    for (const item of content as unknown[]) {
+      if (!isObject(item)) continue;
+      if (item.type === "tool_result" && item.is_error === true) failedIds.add(item.tool_use_id);
+      if (item.type !== "tool_use" || typeof item.name !== "string" || !isObject(item.input)) continue;
+      const field = WRITE_TOOLS[item.name];
+      const named = field === undefined ? undefined : item.input[field];
+      if (typeof named !== "string" || named === "") continue;
+      pending.push({ file: path.resolve(base, named), tool: item.name, line, id: item.id });
+    }
+  }
+  const writes = new Map<string, TranscriptWrite[]>();
+  for (const { file: written, tool, line: at, id } of pending) {
+    const list = writes.get(written) ?? [];
+    list.push({ tool, line: at, failed: id !== undefined && failedIds.has(id) });
+    writes.set(written, list);
+  }
+  return { ok: true, writes, ...(prompt === undefined ? {} : { prompt }), badLines, truncated };
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first `maxBytes` of a regular file, or why it is not one. */
+function readHead(file: string, maxBytes: number): { text: string; truncated: boolean } | string {
+  // O_NONBLOCK: a FIFO named as the transcript must not make the run wait.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return `${file} is not a regular file`;
+    const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const count = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (count === 0) break;
+      filled += count;
+    }
+    return { text: buffer.toString("utf8", 0, filled), truncated: stats.size > maxBytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A message's text: the string itself, or its text blocks joined. */
+function textOf(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = (content as unknown[]).flatMap((item) => (isObject(item) && item.type === "text" && typeof item.text === "string" ? [item.text] : []));
+  return texts.length === 0 ? undefined : texts.join("\n");
+}
+
+/** The files a transcript shows written (no failed write among its calls to them), last written last. */
+export function writtenFiles(transcript: Extract<Transcript, { ok: true }>): string[] {
+  const done: { file: string; line: number }[] = [];
+  for (const [file, writes] of transcript.writes) {
+    const last = writes.findLast((write) => !write.failed);
+    if (last !== undefined) done.push({ file, line: last.line });
+  }
+  return done.sort((a, b) => a.line - b.line).map((entry) => entry.file);
+}
