@@ -28,3 +28,29 @@ describe("parseReturn's notes", () => {
     expect(broken).toMatchObject({ ok: false, kind: "syntax", line: 1, column: DEPTH + 1 });
   });
 });
+
+describe("prose is not a syntax error", () => {
+  it.each([
+    ["a bullet list", "- Researched the lemmas\n- Wrote specs/412_x/reports/research-001.md"],
+    ["a numbered list", "1. Research done\n2. Next: /plan 412"],
+    ["a sentence that starts like a literal", "the plan is written to specs/{N}_{SLUG}/plans/"],
+    ["a sentence that starts like a number", "3 files written"],
+  ])("%s holds no return", (_name, text) => {
+    expect(parseReturn(text)).toMatchObject({ ok: false, kind: "noReturn", reason: "no JSON object was found in the message" });
+  });
+
+  it.each([
+    ["an object cut short", '{"status": "completed",', "syntax"],
+    ["an array cut short", "[1, 2", "syntax"],
+    ["an object with text after it", '{"status": "completed"} and that is all', "trailing"],
+  ])("%s is broken JSON, said where", (_name, text, kind) => {
+    expect(parseReturn(text)).toMatchObject({ ok: false, kind });
+  });
+
+  it("a scalar alone is JSON (a return that is not an object, for json-structure to say so); broken, a syntax error", () => {
+    expect(parseReturn("42")).toEqual({ ok: true, value: 42 });
+    const broken = parseReturn("-1.2.3");
+    expect(broken.ok).toBe(false);
+    expect(broken).not.toMatchObject({ kind: "noReturn" });
+  });
+});

@@ -32,7 +32,7 @@ export function parseReturn(text: string, parsed?: { readonly value: unknown }):
   } catch {
     const found = locateJsonError(text);
     const where = lineAndColumn(text, found.offset);
-    if (!found.trailing && !meantAsJson(text)) {
+    if (!meantAsJson(text)) {
       return { ok: false, kind: "noReturn", reason: "no JSON object was found in the message", ...where, ...notes };
     }
     return { ok: false, kind: found.trailing ? "trailing" : "syntax", reason: found.reason, ...where, ...notes };
