@@ -268,7 +268,7 @@ describe("returnlint init: what editors and mixed projects need", () => {
 describe("help", () => {
   it("check, scan, hook and print-config help fit an 80-column terminal", () => {
     for (const command of ["check", "scan", "hook", "print-config"]) {
-      const wide = returnlint([command, "--help"]).stdout.split("\n").filter((line) => [...line].length > 80);
+      const wide = returnlint([command, "--help"]).stdout.split("\n").filter((line) => line.length > 80);
       expect(wide, command).toEqual([]);
     }
   });

@@ -82,7 +82,7 @@ function runByHand(io: CommandIo): boolean {
 }
 
 function stdinIsTerminal(io: CommandIo): boolean {
-  return io.stdinFd === undefined ? io.stdin.isTTY === true : isTerminal(io.stdinFd);
+  return io.stdinFd === undefined ? io.stdin.isTTY : isTerminal(io.stdinFd);
 }
 
 async function runHook(argv: readonly string[], io: CommandIo, interactive: boolean): Promise<number> {
