@@ -97,14 +97,21 @@ export function integerOption(name: string, value: string | undefined): number |
  * (as in ESLint): a -c that names a command and no file gets a sentence saying so.
  */
 export function configOptions(cwd: string, values: { readonly config?: string; readonly preset?: string }): ConfigOptions {
-  const config = values.config;
-  if (config !== undefined && Object.hasOwn(COMMAND_SUCCESS, config) && !existsSync(path.resolve(cwd, config))) {
-    throw new ReturnlintError("USAGE", `--config "${config}" is not a file. -c is --config (as in ESLint); to name the command, write --command ${config}.`);
-  }
+  const configFile = configFileOption(cwd, values.config);
   return {
     cwd,
-    ...(config === undefined ? {} : { configFile: path.resolve(cwd, config) }),
+    ...(configFile === undefined ? {} : { configFile }),
     ...(values.preset === undefined ? {} : { preset: values.preset }),
   };
+}
+
+/** `-c, --config FILE` resolved from the cwd, in every command alike: a -c that names a command and no file is a usage error that says so. */
+export function configFileOption(cwd: string, config: string | undefined): string | undefined {
+  if (config === undefined) return undefined;
+  const configFile = path.resolve(cwd, config);
+  if (Object.hasOwn(COMMAND_SUCCESS, config) && !existsSync(configFile)) {
+    throw new ReturnlintError("USAGE", `--config "${config}" is not a file. -c is --config (as in ESLint); to name the command, write --command ${config}.`);
+  }
+  return configFile;
 }
 

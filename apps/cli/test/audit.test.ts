@@ -365,7 +365,7 @@ describe("returnlint audit: exit 2 with a sentence", () => {
   writeFileSync(path.join(notARepo, "file.txt"), "x\n");
 
   it.each([
-    ["a folder that is not a repository", [plain], new RegExp(`^returnlint: Cannot audit ${plain}: it is not a git repository \\(not a git repository`)],
+    ["a folder that is not a repository, said once", [plain], new RegExp(`^returnlint: Cannot audit ${plain}: it is not in a git repository \\(nor is any folder above it\\)\\. Give the folder of a clone or a bare repository\\.\n$`)],
     ["a path that does not exist", [path.join(notARepo, "missing")], /: no such directory\.\n$/],
     ["a file", [path.join(notARepo, "file.txt")], /it is not a directory\. Give the folder of a clone or a bare repository\.\n$/],
     ["a date that is not one", [".", "--since", "yesterday"], /^returnlint: --since must be a date: 2025-03-01, 2025-03, 2025, or a date and time such as 2025-03-01T12:00:00Z; received "yesterday"\.\n$/],

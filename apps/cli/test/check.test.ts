@@ -40,7 +40,7 @@ describe("returnlint check: the seed transcript", () => {
   it("reports a missing field with the seed's words and names the agent", () => {
     const run = returnlint(["check", path.join(EXAMPLES, "missing-field", "return.json"), "--command", "plan"]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain("[FAIL] Missing required field: status\nError: Subagent return validation failed\nRecommendation: Fix planner subagent to include all required fields\nRule: required-fields at /status\n");
+    expect(run.stdout).toContain(`[FAIL] Missing required field: status\nError: "status" is not in the return; a v7 return must have it\nRecommendation: Fix planner subagent to include all required fields\nRule: required-fields at /status\n`);
     expect(run.stdout).toContain("[FAIL] Subagent return validation failed: Missing required field: status\n1 error, 0 warnings\n");
   });
 

@@ -266,6 +266,21 @@ describe("returnlint init: what editors and mixed projects need", () => {
 });
 
 describe("help", () => {
+  it("check, scan, hook and print-config help fit an 80-column terminal", () => {
+    for (const command of ["check", "scan", "hook", "print-config"]) {
+      const wide = returnlint([command, "--help"]).stdout.split("\n").filter((line) => line.length > 80);
+      expect(wide, command).toEqual([]);
+    }
+  });
+
+  it("print-config --help names every format print-config --preset auto gives rules for", () => {
+    const help = returnlint(["print-config", "--help"]).stdout.replaceAll(/\s+/g, " ");
+    const printed = JSON.parse(returnlint(["print-config", "--preset", "auto"], { cwd: project({}) }).stdout) as { formats: Record<string, unknown> };
+    const formats = Object.keys(printed.formats);
+    expect(formats).toContain("multi-task");
+    expect(help).toContain(`gives them for each of ${formats.slice(0, -1).join(", ")} and ${formats.at(-1) ?? ""}.`);
+  });
+
   it("every command has --help, and the main help lists them", () => {
     const main = returnlint(["--help"]);
     for (const command of ["check", "scan", "hook", "init", "rules", "explain", "print-config"]) {

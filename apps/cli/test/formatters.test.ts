@@ -436,7 +436,7 @@ describe("one return or several", () => {
   it("prints the document for several when several are asked for, even when only one of them could be read", () => {
     const json = check("7,12", "json");
     expect(json.status).toBe(2);
-    expect(json.stderr).toContain("returnlint: task 12: Several directories for task 12");
+    expect(json.stderr).toContain("returnlint: task 12: Two folders are task 12:");
     expect((JSON.parse(json.stdout) as { task: string }[]).map((report) => report.task)).toEqual(["7"]);
     expect((JSON.parse(check("7,12", "response").stdout) as { status: string }[]).map((one) => one.status)).toEqual(["researched"]);
     expect(check("7,12", "reask").stdout).toBe('Task 7 (specs/7_first/.return-meta.json):\nThe return is valid (status "researched"); nothing to fix.\n');

@@ -1,6 +1,7 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { finalMessage, stop, subagentStop } from "./claude-payloads.js";
 import { BIN, STACK_FRAME, project, returnlint, type Run } from "./helpers.js";
@@ -17,6 +18,13 @@ function readJson(file: string): Record<string, unknown> {
 }
 
 const verdictOf = (root: string, name = "lean-research-agent--a4e1f2c3") => readJson(path.join(root, ".returnlint", "verdicts", `${name}.json`));
+
+/** What the user is shown when the hook lets a stop through because it could not do its job. */
+function systemMessageOf(run: Run): string {
+  const output = JSON.parse(run.stdout) as { systemMessage: string };
+  expect(Object.keys(output)).toEqual(["systemMessage"]);
+  return output.systemMessage;
+}
 
 function blockReason(run: Run): string {
   expect(run.status).toBe(0);
@@ -181,11 +189,10 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       ["a string stop_hook_active", { session_id: "s", cwd: "/tmp", hook_event_name: "Stop", stop_hook_active: "yes" }, '"stop_hook_active" must be a boolean; received string'],
       ["another event", { session_id: "s", cwd: "/tmp", hook_event_name: "PreToolUse" }, '"hook_event_name" is "PreToolUse": returnlint handles Stop and SubagentStop hooks only'],
     ];
-    it.each(broken)("a payload that is %s: exit 0, a sentence on stderr", (_name, payload, reason) => {
+    it.each(broken)("a payload that is %s: exit 0, a sentence the user sees", (_name, payload, reason) => {
       const run = hook(payload);
-      expect(run.status).toBe(0);
-      expect(run.stdout).toBe("");
-      expect(run.stderr).toBe(`returnlint hook: ignoring a broken hook payload: ${reason} (the stop goes through; --fail-closed blocks instead)\n`);
+      const said = `returnlint hook: ignoring a broken hook payload: ${reason} (the stop goes through; --fail-closed blocks instead)`;
+      expect(run).toEqual({ status: 0, stdout: `${JSON.stringify({ systemMessage: said })}\n`, stderr: `${said}\n` });
       expect(run.stderr).not.toMatch(STACK_FRAME);
     });
 
@@ -201,7 +208,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       const payload = subagentStop({ cwd: root, message: finalMessage([REPORT]) });
       const open = hook(payload);
       expect(open.status).toBe(0);
-      expect(open.stdout).toBe("");
+      expect(systemMessageOf(open)).toContain('returnlint hook: Invalid configuration in returnlint.config.json (1 problem):\n  - rules.status-enun: unknown rule "status-enun"');
       expect(open.stderr).toContain('returnlint hook: Invalid configuration in returnlint.config.json (1 problem):\n  - rules.status-enun: unknown rule "status-enun"');
       expect(hook(payload, ["--fail-closed"]).status).toBe(2);
     });
@@ -237,11 +244,83 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       expect(existsSync(path.join(root, ".returnlint"))).toBe(false);
     });
 
-    it("a usage mistake in settings.json lets the stop through", () => {
+    it("a usage mistake in settings.json lets the stop through, and says so to the user", () => {
       const run = hook(subagentStop({ cwd: "/tmp", message: "x" }), ["--max-blocks", "many"]);
       expect(run.status).toBe(0);
+      expect(systemMessageOf(run)).toBe('returnlint hook: --max-blocks must be a whole number; received "many". (the stop goes through; --fail-closed blocks instead)');
       expect(run.stderr).toContain('--max-blocks must be a whole number; received "many"');
-      expect(hook(subagentStop({ cwd: "/tmp", message: "x" }), ["codex"]).stderr).toContain('usage: returnlint hook claude [options]; received "claude codex"');
+      expect(systemMessageOf(hook(subagentStop({ cwd: "/tmp", message: "x" }), ["codex"]))).toContain('usage: returnlint hook claude [options]; received "claude codex"');
+    });
+  });
+
+  describe("options mean what they mean in every command", () => {
+    const SESSION = fileURLToPath(new URL("terminal-session.py", import.meta.url));
+    const hasPython = spawnSync("python3", ["--version"]).status === 0;
+    /** The hook run by a person: its output on a real terminal, with `payload` piped in when there is one. */
+    const byHand = (cwd: string, args: readonly string[], payload?: unknown) => {
+      const command = [process.execPath, BIN, "hook", "claude", ...args].map((word) => `'${word}'`).join(" ");
+      const line = payload === undefined ? command : `printf '%s' '${JSON.stringify(payload)}' | ${command}`;
+      return spawnSync("python3", [SESSION, cwd, "", "--", "sh", "-c", line], { encoding: "utf8", timeout: 30_000, env: { ...process.env, NO_COLOR: "1" } }).stdout;
+    };
+
+    it("-c is --config: a config file, never a command; Explore is left alone", () => {
+      const root = project({ "returnlint.config.yaml": "agents:\n  deep-thinker: plan\n" });
+      const explore = hook(subagentStop({ cwd: root, message: "Here is what I found.", agentType: "Explore" }), ["-c", path.join(root, "returnlint.config.yaml")]);
+      expect(explore).toEqual({ status: 0, stdout: "", stderr: "" });
+      expect(existsSync(path.join(root, ".returnlint"))).toBe(false);
+      expect(blockReason(hook(subagentStop({ cwd: root, message: finalMessage([REPORT]), agentType: "deep-thinker" }), ["-c", path.join(root, "returnlint.config.yaml")]))).toContain("for /plan");
+    });
+
+    it("-c naming a command says that -c is --config, and lets the stop through", () => {
+      const run = hook(subagentStop({ cwd: project({}), message: finalMessage([REPORT]) }), ["-c", "research"]);
+      expect(run.status).toBe(0);
+      expect(systemMessageOf(run)).toBe('returnlint hook: --config "research" is not a file. -c is --config (as in ESLint); to name the command, write --command research. (the stop goes through; --fail-closed blocks instead)');
+    });
+
+    it("an unknown --command is refused like check refuses it: said to the user, never a block", () => {
+      const root = project({});
+      const payload = subagentStop({ cwd: root, message: finalMessage([REPORT]) });
+      const run = hook(payload, ["--command", "implment"]);
+      expect(run.status).toBe(0);
+      expect(systemMessageOf(run)).toContain('returnlint hook: Unknown command "implment" (did you mean "implement"?); known: research, plan, revise, implement.');
+      expect(systemMessageOf(run)).toContain("; the verdict in .returnlint/verdicts/ records it (the stop goes through; --fail-closed blocks instead)");
+      expect(verdictOf(root)).toMatchObject({ ok: false, decision: "allow", allowedBecause: "config-error", errors: [expect.stringContaining('Unknown command "implment"')] });
+      // --fail-closed holds the agent, once: the same error is let through the next time.
+      const closed = hook(payload, ["--command", "implment", "--fail-closed"]);
+      expect(closed.status).toBe(2);
+      expect(closed.stdout).toBe("");
+      expect(closed.stderr).toContain('returnlint hook: Unknown command "implment" (did you mean "implement"?)');
+      expect(hook({ ...payload, stop_hook_active: true }, ["--command", "implment", "--fail-closed"]).status).toBe(0);
+    });
+
+    it("a host's own agent is never checked or held for --command, even a misspelt one", () => {
+      const root = project({});
+      const explore = subagentStop({ cwd: root, message: "Here is what I found.", agentType: "Explore" });
+      expect(hook(explore, ["--command", "research"])).toEqual({ status: 0, stdout: "", stderr: "" });
+      const misspelt = hook(explore, ["--command", "implment", "--fail-closed"]);
+      expect(misspelt.status).toBe(0);
+      expect(systemMessageOf(misspelt)).toContain('Unknown command "implment"');
+      expect(existsSync(path.join(root, ".returnlint"))).toBe(false);
+    });
+
+    it("--command takes a command the config lists under commands", () => {
+      const root = project({ "returnlint.config.json": { commands: { review: {} } } });
+      expect(blockReason(hook(subagentStop({ cwd: root, message: finalMessage([REPORT]), agentType: "deep-thinker" }), ["--command", "review"]))).toContain("for /review");
+    });
+
+    it.runIf(hasPython)("run by hand at a terminal, a usage mistake exits 2 with the sentence", () => {
+      const root = project({});
+      const misspelt = byHand(root, ["--command", "implment"], subagentStop({ cwd: root, message: finalMessage([REPORT]) }));
+      expect(misspelt).toContain('returnlint: Unknown command "implment" (did you mean "implement"?)');
+      expect(misspelt).not.toContain("systemMessage");
+      expect(misspelt).toContain("<<exit 2>>");
+      const unknownFlag = byHand(root, ["--comand", "research"], subagentStop({ cwd: root, message: finalMessage([REPORT]) }));
+      expect(unknownFlag).toContain('returnlint: Unknown option --comand for "returnlint hook" (did you mean --command?)');
+      expect(unknownFlag).toContain("<<exit 2>>");
+      const noPayload = byHand(root, ["--command", "research"]);
+      expect(noPayload).toContain("returnlint: returnlint hook claude reads the hook's JSON payload on standard input; pipe one in to try it");
+      expect(noPayload).toContain("<<exit 2>>");
+      expect(existsSync(path.join(root, ".returnlint"))).toBe(false);
     });
   });
 

@@ -31,17 +31,42 @@ describe("--task", () => {
     for (const dir of ["7_first", "009_second", "0010_third"]) expect(run.stdout).toContain(`specs/${dir}/.return-meta.json`);
   });
 
+  it("reaches a task folder with a prefix before its number (OpenCode's OC_N_SLUG), live or archived, and names both when two folders are one task", () => {
+    const prefixed = project({
+      "specs/OC_503_port_missing_core_commands/.return-meta.json": researched("OC_503_port_missing_core_commands"),
+      "specs/OC_503_port_missing_core_commands/reports/research-001.md": "# Report\n",
+      "specs/archive/OC_12_old/.return-meta.json": phantom,
+      "specs/40_claude/.return-meta.json": researched("40_claude"),
+      "specs/OC_40_opencode/.return-meta.json": researched("OC_40_opencode"),
+    });
+    const live = returnlint(["check", "--task", "503", "--command", "research"], { cwd: prefixed });
+    expect(live.status).toBe(0);
+    expect(live.stdout).toMatch(/^\[INFO\] Checking specs\/OC_503_port_missing_core_commands\/\.return-meta\.json \(task 503\): /m);
+    const archived = returnlint(["check", "--task", "12", "--command", "research", "--format", "json"], { cwd: prefixed });
+    expect(archived.status).toBe(1);
+    expect(JSON.parse(archived.stdout)).toMatchObject({ task: "12", source: "specs/archive/OC_12_old/.return-meta.json", phantom: true });
+    const both = returnlint(["check", "--task", "40"], { cwd: prefixed });
+    expect(both.status).toBe(2);
+    expect(both.stderr).toBe(
+      "returnlint: Two folders are task 40: specs/40_claude and specs/OC_40_opencode; returnlint cannot tell which holds its return. Check one by its path (returnlint check specs/40_claude/.return-meta.json), or remove the stale one.\n",
+    );
+    // scan names the task of a prefixed folder as --task takes it.
+    const scanned = JSON.parse(returnlint(["scan", "--format", "json"], { cwd: prefixed }).stdout) as { source: string; task?: string }[];
+    expect(scanned.find((report) => report.source.includes("OC_503"))?.task).toBe("503");
+  });
+
   it("reports a missing task directory as a usage problem (exit 2)", () => {
     const run = returnlint(["check", "--task", "8", "--root", root]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("No directory for task 8");
   });
 
-  it("reports several directories for one task (exit 2)", () => {
+  it("reports several directories for one task, naming both (exit 2)", () => {
     const run = returnlint(["check", "--task", "12", "--root", root]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain("Several directories for task 12");
-    expect(run.stderr).toContain("012_b, 12_a");
+    expect(run.stderr).toBe(
+      "returnlint: Two folders are task 12: specs/012_b and specs/12_a; returnlint cannot tell which holds its return. Check one by its path (returnlint check specs/012_b/.return-meta.json), or remove the stale one.\n",
+    );
   });
 
   it("reports a task folder without its metadata file as a finding, in every format (exit 1)", () => {
@@ -97,7 +122,7 @@ describe("--task", () => {
     expect(run.stdout).toMatch(/^\[INFO\] Checking \S+specs\/7_first\/\.return-meta\.json \(task 7\): /m);
     expect(run.stdout).toMatch(/^\[INFO\] Checking \S+specs\/11_empty\/\.return-meta\.json \(task 11\): /m);
     expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("[FAIL] 1 of 2 tasks failed validation: task 11");
-    expect(run.stderr).toContain("returnlint: task 12: Several directories for task 12");
+    expect(run.stderr).toContain("returnlint: task 12: Two folders are task 12: specs/012_b and specs/12_a;");
   });
 
   it("with --quiet, prints the failing tasks only, each named, and the closing verdict", () => {

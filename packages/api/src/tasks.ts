@@ -1,6 +1,6 @@
 import { closeSync, type Stats } from "node:fs";
 import path from "node:path";
-import { ARCHIVE_DIR, HANDOFF_FILE, METADATA_FILE, SPECS_DIR, codeOf, decodeUtf8, isObject, readPrefix, ReturnlintError, SafeDir, sameFile, uniqueSuffix, UnsafePathError, type Identity } from "@returnlint/core";
+import { ARCHIVE_DIR, HANDOFF_FILE, METADATA_FILE, SPECS_DIR, taskOfFolder, codeOf, decodeUtf8, isObject, readPrefix, ReturnlintError, SafeDir, sameFile, uniqueSuffix, UnsafePathError, type Identity } from "@returnlint/core";
 import { environmentError, systemReason } from "./environment.js";
 import { maxInputBytes, tooLarge, type ReturnInput } from "./input.js";
 
@@ -195,8 +195,9 @@ export function openTask(root: string, task: string): MetadataFile | MissingRetu
 }
 
 /**
- * The folder of task N below specs/ (`042_slug`), or below specs/archive/ when the task is
- * finished and archived there (`archive/042_slug`), listed through real folders only.
+ * The folder of task N below specs/ (`042_slug`, `OC_42_slug`: see taskOfFolder), or below
+ * specs/archive/ when the task is finished and archived there (`archive/042_slug`), listed through
+ * real folders only. Two folders for one number is an error that names both.
  */
 export function taskFolder(root: string, task: string): string {
   const number = Number(task);
@@ -217,16 +218,21 @@ export function taskFolder(root: string, task: string): string {
     dir?.close();
   }
   const isTask = (name: string) => {
-    const found = /^(\d+)_/.exec(name);
-    return found !== null && Number(found[1]) === number;
+    const found = taskOfFolder(name);
+    return found !== undefined && Number(found) === number;
   };
   let matches = entries.filter(isTask);
   if (matches.length === 0) matches = archived.filter(isTask).map((name) => `archive/${name}`);
   if (matches.length === 0) {
-    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} or ${path.join(specs, ARCHIVE_DIR)} (looked for ${String(number)}_* and zero-padded forms).`);
+    throw new ReturnlintError("INPUT_UNREADABLE", `No directory for task ${task} in ${specs} or ${path.join(specs, ARCHIVE_DIR)} (looked for ${String(number)}_*, zero-padded forms and prefixed ones such as OC_${String(number)}_*).`);
   }
   if (matches.length > 1) {
-    throw new ReturnlintError("INPUT_UNREADABLE", `Several directories for task ${task} in ${specs}: ${matches.sort().join(", ")}. Remove the stale one.`);
+    const folders = matches.sort().map((name) => `${SPECS_DIR}/${name}`);
+    const count = folders.length === 2 ? "Two" : String(folders.length);
+    throw new ReturnlintError(
+      "INPUT_UNREADABLE",
+      `${count} folders are task ${task}: ${folders.slice(0, -1).join(", ")} and ${folders.at(-1) ?? ""}; returnlint cannot tell which holds its return. Check one by its path (returnlint check ${folders[0] ?? ""}/${METADATA_FILE}), or remove the stale one.`,
+    );
   }
   return matches[0] ?? "";
 }

@@ -69,7 +69,12 @@ export async function openRepository(dir: string, shown: string, env: NodeJS.Pro
     throw new ReturnlintError("USAGE", `Cannot audit ${shown}: ${code === "ENOENT" ? "no such directory" : code === "EACCES" ? "permission denied" : String(code)}.`);
   }
   const probe = await runGit(["-C", dir, "rev-parse", "--absolute-git-dir", "--is-bare-repository", "--is-shallow-repository"], env);
-  if (probe.code !== 0) throw new ReturnlintError("USAGE", `Cannot audit ${shown}: it is not a git repository (${said(probe)}).`);
+  if (probe.code !== 0) {
+    const reason = said(probe);
+    // git's own "not a git repository" would only repeat ours: it is said once.
+    const why = /not a git repository/i.test(reason) ? "it is not in a git repository (nor is any folder above it)" : `git cannot read it (${reason})`;
+    throw new ReturnlintError("USAGE", `Cannot audit ${shown}: ${why}. Give the folder of a clone or a bare repository.`);
+  }
   const [gitDir = "", bare = "", shallow = ""] = probe.stdout.split("\n");
   let root = gitDir;
   if (bare !== "true") {

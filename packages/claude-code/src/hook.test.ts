@@ -88,11 +88,9 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
 
   it("lets the stop through on a broken payload, or answers 2 with failClosed", async () => {
     const root = project();
-    expect(await run({ payloadText: "[]", cwd: root })).toEqual({
-      status: 0,
-      stdout: "",
-      stderr: "returnlint hook: ignoring a broken hook payload: the payload must be a JSON object; received array (the stop goes through; --fail-closed blocks instead)\n",
-    });
+    const said = "returnlint hook: ignoring a broken hook payload: the payload must be a JSON object; received array (the stop goes through; --fail-closed blocks instead)";
+    // The user sees the systemMessage; standard error is for logs.
+    expect(await run({ payloadText: "[]", cwd: root })).toEqual({ status: 0, stdout: `${JSON.stringify({ systemMessage: said })}\n`, stderr: `${said}\n` });
     expect(await run({ payloadText: "", cwd: root, failClosed: true })).toEqual({
       status: 2,
       stdout: "",
@@ -106,8 +104,16 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
     symlinkSync(elsewhere, path.join(root, STATE_DIR));
     const answer = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root });
     expect(answer.status).toBe(0);
-    expect(answer.stdout).toBe("");
+    expect((JSON.parse(answer.stdout) as { systemMessage: string }).systemMessage).toMatch(/^returnlint hook: Cannot keep the hook's state in .*\.returnlint: .*never through a link/);
     expect(answer.stderr).toMatch(/^returnlint hook: Cannot keep the hook's state in .*\.returnlint: .*never through a link/);
+  });
+
+  it("an unknown command is said and lets the stop through; run by hand, it is thrown as a usage error", async () => {
+    const root = project();
+    const answer = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root, command: "implment" });
+    expect(answer.status).toBe(0);
+    expect((JSON.parse(answer.stdout) as { systemMessage: string }).systemMessage).toContain('Unknown command "implment" (did you mean "implement"?)');
+    await expect(run({ payloadText: subagentStop(root, [REPORT]), cwd: root, command: "implment", interactive: true })).rejects.toMatchObject({ code: "USAGE" });
   });
 
   it("reads the config file it is given, relative to cwd", async () => {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { EXIT, isReturnlintError, type Importer, type LoadedConfig } from "@returnlint/core";
-import { BUILT_IN_AGENTS, checkReturn, commandForAgent, loadReturnlintConfig, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem } from "@returnlint/api";
+import { BUILT_IN_AGENTS, checkReturn, commandForAgent, knownCommand, loadReturnlintConfig, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem } from "@returnlint/api";
 import { parsePayload, type StopPayload } from "./payload.js";
 import { subagentRun } from "./run.js";
 import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
@@ -19,7 +19,7 @@ export interface ClaudeHookOptions extends HookOutput {
   readonly cwd: string;
   /** The agent's name when the payload has none (a Stop hook). */
   readonly agent?: string;
-  /** The command whose rules apply (default: the config's "agents" map, else the agent's name). */
+  /** The command whose rules apply (default: the config's "agents" map, else the agent's name); one the config does not know is a misconfiguration. */
   readonly command?: string;
   /** A config file, instead of looking for returnlint.config.* from the project. */
   readonly configFile?: string;
@@ -27,6 +27,11 @@ export interface ClaudeHookOptions extends HookOutput {
   readonly maxBlocks?: number;
   /** Exit 2 on a broken payload or configuration (bounded like blocks) instead of letting the stop through. */
   readonly failClosed?: boolean;
+  /**
+   * A person runs the hook by hand, not a host: a usage mistake (an unknown `command`) is thrown, for
+   * the exit 2 every command gives one, instead of said and the stop let through.
+   */
+  readonly interactive?: boolean;
   /** Imports a config file and the modules it names (the bin lends its loader's); Node's `import()` when absent. */
   readonly importer?: Importer;
 }
@@ -43,12 +48,14 @@ type Decision = { readonly kind: "pass" } | { readonly kind: "block" } | { reado
  * Validates the return a stopping (sub)agent leaves, as `returnlint hook claude` does: prints
  * `{"decision":"block","reason":…}` on `stdout` to send the agent back, records the attempt in the
  * ledger and the verdict in `.returnlint/verdicts/`, and answers the exit code (0, or 2 when
- * `failClosed` holds the agent). It never throws: a failure lets the stop through, said on `stderr`.
+ * `failClosed` holds the agent). It throws only a usage mistake when `interactive`: any other failure
+ * lets the stop through, said to the user (see giveWay).
  */
 export async function runClaudeHook(options: ClaudeHookOptions): Promise<number> {
   try {
     return await runHook(options);
   } catch (error) {
+    if (options.interactive === true && isReturnlintError(error) && error.code === "USAGE") throw error;
     return giveWay(options, options.failClosed === true, describeFailure(error));
   }
 }
@@ -75,12 +82,22 @@ async function runHook(options: ClaudeHookOptions): Promise<number> {
     if (!isReturnlintError(error)) throw error;
     // Without a config, only the name rule says which agents this hook is for: a host's own
     // agents (Explore, Plan, …) and a Stop hook that names none are never held up by it.
-    if (options.command === undefined && (agent === undefined || BUILT_IN_AGENTS.has(agent))) return giveWay(options, false, describeFailure(error), !failClosed);
+    if ((options.command === undefined && agent === undefined) || (agent !== undefined && BUILT_IN_AGENTS.has(agent))) return giveWay(options, false, describeFailure(error), !failClosed);
     return await cannotValidate(options, attempt, describeFailure(error), "config-error");
   }
-  const command = options.command ?? commandForAgent(config, agent);
-  // An agent returnlint knows nothing about (Explore, general-purpose, …) returns prose by design.
-  if (command === null) return EXIT.passed;
+  // A host's own agent (Explore, Plan, …) returns prose by design: checked only when the agents map names it, whatever --command says.
+  const hostsOwn = agent !== undefined && BUILT_IN_AGENTS.has(agent) && commandForAgent(config, agent) === null;
+  let command: string | null;
+  try {
+    command = options.command === undefined ? commandForAgent(config, agent) : knownCommand(config, options.command);
+  } catch (error) {
+    if (!isReturnlintError(error) || options.interactive === true) throw error;
+    // A misspelt --command in settings.json is the user's to fix: said to them, never a block of every subagent.
+    if (hostsOwn) return giveWay(options, false, describeFailure(error), !failClosed);
+    return await cannotValidate(options, attempt, describeFailure(error), "config-error");
+  }
+  // An agent returnlint knows nothing about returns prose by design.
+  if (hostsOwn || command === null) return EXIT.passed;
   if (payload.lastAssistantMessage === undefined) {
     return giveWay(options, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
   }
@@ -147,7 +164,7 @@ async function cannotValidate(io: HookOutput, attempt: Attempt, message: string,
   const { decision } = await record(attempt, checked, () => digestOf(checked.problems), because);
   if (decision.kind !== "block") {
     const why = attempt.failClosed && decision.kind === "allow" ? ` (--fail-closed gave way: ${decision.because})` : "";
-    return giveWay(io, false, `${message}${why}; the verdict in ${STATE_DIR}/verdicts/ records it`, !attempt.failClosed);
+    return giveWay(io, false, `${message.replace(/\.$/, "")}${why}; the verdict in ${STATE_DIR}/verdicts/ records it`, !attempt.failClosed);
   }
   io.stderr(`returnlint hook: ${message}\n`);
   return EXIT.error;
@@ -158,9 +175,16 @@ export function describeFailure(error: unknown): string {
   return isReturnlintError(error) ? [error.message, ...error.problems].join("\n  - ") : error instanceof Error ? error.message : String(error);
 }
 
-/** Lets the stop through, says why on standard error; `--fail-closed` makes it exit 2 (the host's "blocking error"). */
-export function giveWay(io: Pick<HookOutput, "stderr">, failClosed: boolean, message: string, hint = true): number {
-  io.stderr(`returnlint hook: ${message}${failClosed || !hint ? "" : " (the stop goes through; --fail-closed blocks instead)"}\n`);
+/**
+ * Lets the stop through and says why where the user sees it: a `systemMessage` on standard output
+ * (Claude Code shows it; an exit-0 hook's standard error is seen only in verbose mode), and the same
+ * sentence on standard error for logs. `--fail-closed` makes it exit 2 instead, the host's "blocking
+ * error", whose standard error the host shows the agent.
+ */
+export function giveWay(io: HookOutput, failClosed: boolean, message: string, hint = true): number {
+  const sentence = `returnlint hook: ${message}${failClosed || !hint ? "" : " (the stop goes through; --fail-closed blocks instead)"}`;
+  if (!failClosed) io.stdout(`${JSON.stringify({ systemMessage: sentence })}\n`);
+  io.stderr(`${sentence}\n`);
   return failClosed ? EXIT.error : EXIT.passed;
 }
 

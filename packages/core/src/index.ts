@@ -36,6 +36,7 @@ export {
   successInWord,
   successStatuses,
   taskNamedIn,
+  taskOfFolder,
   taskOfPath,
 } from "./vocabulary.js";
 export { createFileView, relativeInside, type FileViewOptions, type ListingFileView } from "./files.js";

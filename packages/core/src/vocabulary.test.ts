@@ -9,6 +9,7 @@ import {
   successInWord,
   successStatuses,
   taskNamedIn,
+  taskOfFolder,
   taskOfPath,
 } from "./vocabulary.js";
 
@@ -47,6 +48,11 @@ describe("the format module", () => {
     expect(taskOfPath("specs/259_x/.return-meta.json")).toBe("259");
     expect(taskOfPath("specs/archive/007_old/.return-meta.json")).toBe("007");
     expect(taskOfPath("specs/259_x/reports/.return-meta.json.bak")).toBeUndefined();
+    // OpenCode's task folders carry a prefix before the number.
+    expect(taskOfPath("specs/OC_503_port_missing_core_commands/.return-meta.json")).toBe("503");
+    expect(taskOfPath("specs/archive/OC_12_old/.return-meta.json")).toBe("12");
+    expect(taskOfPath("specs/research_notes/.return-meta.json")).toBeUndefined();
+    expect(["259_x", "007_x", "OC_503_x", "OC_x", "notes", "2026-01-05_log"].map(taskOfFolder)).toEqual(["259", "007", "503", undefined, undefined, undefined]);
     const message = "Wrote specs/3_a/reports/r.md, then specs/4_b-c.d/.return-meta.json.";
     expect(taskNamedIn(message, { folder: false })).toEqual({ task: "4", slug: "b-c.d" });
     expect(taskNamedIn("Wrote specs/3_a/reports/r.md.", { folder: false })).toBeUndefined();

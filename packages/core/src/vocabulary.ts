@@ -104,9 +104,19 @@ export function formatOfFileName(name: string): FormatName | undefined {
   return FORMAT_OF_FILE.find((entry) => entry.pattern.test(name))?.format;
 }
 
-/** The task a metadata file's path names (`specs/259_x/.return-meta.json` → 259), at any depth (`specs/archive/…`). */
+/**
+ * The task number a task folder's name gives: `{N}_{SLUG}`, padded or not (`259_x`, `007_x`), or
+ * with a prefix of letters before the number, `{PREFIX}_{N}_{SLUG}`: OpenCode's agents create
+ * `OC_503_port_missing_core_commands` beside Claude Code's `503_…` folders.
+ */
+export function taskOfFolder(name: string): string | undefined {
+  return /^(?:[A-Za-z]+_)?(\d+)_/.exec(name)?.[1];
+}
+
+/** The task a metadata file's path names (`specs/259_x/.return-meta.json` → 259, `specs/OC_7_x/…` → 7), at any depth (`specs/archive/…`). */
 export function taskOfPath(file: string): string | undefined {
-  return /(?:^|[\\/])(\d+)_[^\\/]*[\\/]\.return-meta\.json$/.exec(file)?.[1];
+  const folder = /(?:^|[\\/])([^\\/]+)[\\/]\.return-meta\.json$/.exec(file)?.[1];
+  return folder === undefined ? undefined : taskOfFolder(folder);
 }
 
 /**

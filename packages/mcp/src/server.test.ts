@@ -145,6 +145,22 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
     expect(missing.structuredContent).toMatchObject({ ok: false, task: "260", results: [expect.objectContaining({ ruleId: "json-structure", messageId: "missingFile" })] });
   });
 
+  it("check_task and validate_return take the task as a number or a string of digits, as docs/mcp.md says, and reach prefixed task folders", async () => {
+    const root = tempProject({ [`${TASK}/.return-meta.json`]: metadataFile(REPORT), [REPORT]: "# Research\n", "specs/OC_503_port_commands/.return-meta.json": metadataFile(REPORT) });
+    const { client } = await connect(root);
+    // OpenCode's task folders carry a prefix: task 503 is specs/OC_503_…
+    expect((await call(client, "check_task", { task: 503 })).structuredContent).toMatchObject({ task: "503", source: "specs/OC_503_port_commands/.return-meta.json" });
+    const byNumber = await call(client, "check_task", { task: 259 });
+    expect(byNumber.isError).toBeFalsy();
+    expect(byNumber.structuredContent).toMatchObject({ ok: true, task: "259", source: `${TASK}/.return-meta.json` });
+    expect((await call(client, "validate_return", { path: `${TASK}/.return-meta.json`, task: 259 })).structuredContent).toMatchObject({ ok: true, task: "259" });
+    for (const task of [-1, 2.5, "25a"]) {
+      const refused = await call(client, "check_task", { task });
+      expect(refused.isError, String(task)).toBe(true);
+      expect(text(refused)).toMatch(/Invalid arguments for tool check_task/);
+    }
+  });
+
   it("list_rules and explain_rule answer as returnlint rules and explain do", async () => {
     const { client } = await connect(tempProject());
     const listed = await call(client, "list_rules");

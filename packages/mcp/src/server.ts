@@ -47,6 +47,9 @@ const REPORT = {
   results: z.array(RESULT),
 };
 
+/** A task number as clients send it: 259 or "259" (JSON has numbers; a model often writes a string). */
+const TASK_NUMBER = z.union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d+$/, "a task number")]);
+
 const EXPECTED = {
   command: z.string().min(1).optional().describe("The orchestrator command the return answers: research, plan, revise, implement, … (default: the config's)"),
   sessionId: z.string().min(1).optional().describe("The session id the orchestrator gave the subagent, to compare with metadata.session_id"),
@@ -77,7 +80,7 @@ export function createServer(options: ServerOptions = {}): McpServer {
         text: z.string().optional().describe("The return: the JSON object, or the whole final message that holds it"),
         path: z.string().min(1).optional().describe("A file inside the project root holding the return, e.g. specs/259_x/.return-meta.json"),
         ...EXPECTED,
-        task: z.string().regex(/^\d+$/, "a task number").optional().describe("The task number the return is for"),
+        task: TASK_NUMBER.optional().describe("The task number the return is for, e.g. 259"),
         agent: z.string().min(1).optional().describe("The agent that wrote the return, as messages should name it"),
       },
       outputSchema: REPORT,
@@ -88,7 +91,7 @@ export function createServer(options: ServerOptions = {}): McpServer {
         if ((args.text === undefined) === (args.path === undefined)) {
           throw new ReturnlintError("USAGE", "Give exactly one of text (the return itself) and path (a file holding it).");
         }
-        const lint = await project.options({ command: args.command, sessionId: args.sessionId, task: args.task, agent: args.agent });
+        const lint = await project.options({ command: args.command, sessionId: args.sessionId, task: args.task === undefined ? undefined : String(args.task), agent: args.agent });
         return args.path === undefined ? lintText(args.text ?? "", lint) : lintFile(args.path, lint);
       }),
   );
@@ -97,12 +100,13 @@ export function createServer(options: ServerOptions = {}): McpServer {
     "check_task",
     {
       title: "Check a task's metadata file",
-      description: "Checks specs/{N}_{SLUG}/.return-meta.json, the metadata file of task N, as `returnlint check --task N --format json` does; a task folder without one is a finding.",
-      inputSchema: { task: z.string().regex(/^\d+$/, "a task number").describe("The task number, e.g. 259"), ...EXPECTED },
+      description:
+        "Checks specs/{N}_{SLUG}/.return-meta.json (or specs/{PREFIX}_{N}_{SLUG}/, e.g. OpenCode's OC_ folders), the metadata file of task N, as `returnlint check --task N --format json` does; a task folder without one is a finding.",
+      inputSchema: { task: TASK_NUMBER.describe("The task number, e.g. 259 (a number or a string of digits)"), ...EXPECTED },
       outputSchema: REPORT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => answer(log, async () => lintTask(args.task, await project.options({ command: args.command, sessionId: args.sessionId }))),
+    async (args) => answer(log, async () => lintTask(String(args.task), await project.options({ command: args.command, sessionId: args.sessionId }))),
   );
 
   server.registerTool(

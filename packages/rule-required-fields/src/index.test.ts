@@ -26,7 +26,7 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "the documented missing status",
       input: { summary: "x", artifacts: [], metadata },
-      errors: [{ messageId: "missingField", pointer: "/status", message: "Missing required field: status", reask: '"status" is missing; add it' }],
+      errors: [{ messageId: "missingField", pointer: "/status", message: "Missing required field: status", detail: 'Error: "status" is not in the return; a v7 return must have it', reask: '"status" is missing; add it' }],
     },
     {
       name: "every missing field is reported, not only the first",
@@ -40,12 +40,20 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "a missing metadata subfield uses orchestration-validation.md's metadata wording",
       input: { ...v7, metadata: { ...metadata, session_id: undefined } },
-      errors: [{ messageId: "missingMetadataField", pointer: "/metadata/session_id", message: "Missing required metadata field: session_id", reask: '"metadata.session_id" is missing; add it' }],
+      errors: [
+        {
+          messageId: "missingMetadataField",
+          pointer: "/metadata/session_id",
+          message: "Missing required metadata field: session_id",
+          detail: 'Error: "metadata.session_id" is not in the return; a v7 return must have it',
+          reask: '"metadata.session_id" is missing; add it',
+        },
+      ],
     },
     {
       name: "null counts as missing, as with jq -e",
       input: { ...v7, summary: null },
-      errors: [{ messageId: "missingField", pointer: "/summary", data: { field: "summary" } }],
+      errors: [{ messageId: "missingField", pointer: "/summary", data: { field: "summary", absence: "is null" }, detail: 'Error: "summary" is null;' }],
     },
     {
       name: "missing metadata is reported once, not once per subfield",

@@ -67,13 +67,13 @@ export default defineRule<Options>(docsUrl)({
       allPresent: { text: "All required fields present" },
       missingField: {
         text: "Missing required field: {field}",
-        detail: "Error: Subagent return validation failed",
+        detail: 'Error: "{field}" {absence}; a {format} return must have it',
         recommendation: "Fix {subagent} to include all required fields",
         reask: '"{field}" is missing; add it',
       },
       missingMetadataField: {
         text: "Missing required metadata field: {field}",
-        detail: "Error: Subagent return validation failed",
+        detail: 'Error: "metadata.{field}" {absence}; a {format} return must have it',
         recommendation: "Fix {subagent} to include all required metadata fields",
         reask: '"metadata.{field}" is missing; add it',
       },
@@ -96,10 +96,12 @@ export default defineRule<Options>(docsUrl)({
         (unusable ??= new Set()).add(key);
         problems += 1;
         const inMetadata = tokens.length === 2 && tokens[0] === "metadata";
+        // Absent and null are one failure, as with jq -e; the detail says which, for the one fixing it.
+        const absence = value === null ? "is null" : "is not in the return";
         context.report(
           inMetadata
-            ? { messageId: "missingMetadataField", data: { field: tokens[1] ?? name }, pointer }
-            : { messageId: "missingField", data: { field: name }, pointer },
+            ? { messageId: "missingMetadataField", data: { field: tokens[1] ?? name, absence, format: context.format }, pointer }
+            : { messageId: "missingField", data: { field: name, absence, format: context.format }, pointer },
         );
         continue;
       }

@@ -29,37 +29,49 @@ delegated one, and that every artifact it claims exists and is not empty.
 
 Input:
   FILE, -              the return to check; "-" or no FILE reads standard input
-  --task N             check specs/N_*/.return-meta.json under --root (padded or not,
-                       or in specs/archive/ once archived); a folder with only an
+  --task N             check specs/N_*/.return-meta.json under --root (padded
+                       or not, with a prefix such as OpenCode's OC_N_*, or in
+                       specs/archive/ once archived); a folder with only an
                        .orchestrator-handoff.json checks that handoff; a task
                        folder with neither fails (exit 1). A range or list
-                       ("343-345", "337, 343-345, 350") checks each, in one document
-                       per format, with a closing verdict
+                       ("343-345", "337, 343-345, 350") checks each, in one
+                       document per format, with a closing verdict
 
 What was delegated:
-  --command NAME       the orchestrator command: research, plan, revise, implement,
-                       or one the config lists under "commands"; with a command
-                       (a postflight gate), an in_progress return fails
-  --session-id ID      the session id that was delegated (default: $RETURNLINT_SESSION_ID)
-  --agent NAME         the subagent's name, for messages (default: the return's agent_type)
-  --root DIR           the project root artifact paths are relative to (default: .)
-  --task-type TYPE     the task's type; "meta" requires completion_data.claudemd_suggestions
-                       (default: the task's entry in specs/state.json)
-  --stale-after TIME   an in_progress return started longer ago than TIME (30m, 2h, 1d)
-                       fails as stale
-  --since TIME         when the run started (ISO 8601): evidence of fresh artifacts
-  --git-base REV       the revision the run started from: evidence of changed artifacts
-  --transcript FILE    the subagent's transcript (Claude Code JSONL): evidence of writes
+  --command NAME       the orchestrator command: research, plan, revise,
+                       implement, or one the config lists under "commands";
+                       with a command (a postflight gate), an in_progress
+                       return fails
+  --session-id ID      the session id that was delegated
+                       (default: $RETURNLINT_SESSION_ID)
+  --agent NAME         the subagent's name, for messages (default: the
+                       return's agent_type)
+  --root DIR           the project root artifact paths are relative to
+                       (default: .)
+  --task-type TYPE     the task's type; "meta" requires
+                       completion_data.claudemd_suggestions (default: the
+                       task's entry in specs/state.json)
+  --stale-after TIME   an in_progress return started longer ago than TIME
+                       (30m, 2h, 1d) fails as stale
+  --since TIME         when the run started (ISO 8601): evidence of fresh
+                       artifacts
+  --git-base REV       the revision the run started from: evidence of changed
+                       artifacts
+  --transcript FILE    the subagent's transcript (Claude Code JSONL): evidence
+                       of writes
 
 Actions (the only ways check writes to disk):
   --log-errors FILE    append each failing validation to an errors.json
-  --consume            delete the metadata file after it passed (postflight cleanup);
-                       a failing one is never deleted, nor one that changed while
-                       it was checked; of several at once, one consumes it
+  --consume            delete the metadata file after it passed (postflight
+                       cleanup); a failing one is never deleted, nor one that
+                       changed while it was checked; of several at once, one
+                       consumes it
 
 Configuration:
-  -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
+  -c, --config FILE    use FILE instead of looking for returnlint.config.*
+                       upwards
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a
+                       returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default), json, sarif, junit, github, reask or
@@ -74,8 +86,10 @@ Output:
   -h, --help           show this help
 
 Environment:
-  RETURNLINT_SESSION_ID       the expected session id when --session-id is not given
-  RETURNLINT_MAX_INPUT_BYTES  the largest return read (default 10M; k, M, G suffixes)
+  RETURNLINT_SESSION_ID       the expected session id when --session-id is not
+                              given
+  RETURNLINT_MAX_INPUT_BYTES  the largest return read (default 10M; k, M, G
+                              suffixes)
   RETURNLINT_RULE_TIMEOUT_MS  how long one rule may run, or a config, preset or
                               rule module take to load, before it is an error
                               (default 10000)
@@ -87,10 +101,10 @@ Exit codes: 0 the return passed, 1 it failed validation,
             2 usage, configuration or internal error.
 
 Examples:
-  returnlint check return.json --command research --session-id sess_1736700000_abc123
+  returnlint check return.json --command research --session-id sess_1736700_a1
   claude -p "…" | returnlint check - --command plan --format json
   returnlint check return.json -f sarif -o returnlint.sarif -f stylish
-  returnlint check return.json --format reask      # lines to send back to the subagent
+  returnlint check return.json --format reask   # lines to send to the subagent
   returnlint check --task 259 --command research --root ~/project --consume
   returnlint check --task "7, 9-10" --log-errors specs/errors.json
 `;

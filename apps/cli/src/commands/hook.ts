@@ -1,6 +1,7 @@
-import { integerOption, parseCommandLine } from "../args.js";
+import { configFileOption, integerOption, parseCommandLine } from "../args.js";
 import { hostImporter } from "../host.js";
-import { EXIT } from "@returnlint/core";
+import { isTerminal } from "../terminal.js";
+import { EXIT, isReturnlintError, ReturnlintError } from "@returnlint/core";
 import { describeFailure, giveWay, runClaudeHook } from "@returnlint/claude-code";
 import { readStdinOf, type CommandIo } from "./io.js";
 
@@ -8,41 +9,50 @@ export const HOOK_HELP = `Usage: returnlint hook claude [options]
 
 A Claude Code SubagentStop or Stop command hook (Codex sends the same payload).
 Reads the hook's JSON payload on standard input, finds the subagent's return
-(its last message, or the specs/N_*/.return-meta.json it names), and validates it.
+(its last message, or the specs/N_*/.return-meta.json it names), and checks it.
 
   pass        prints nothing: the subagent stops
-  fail        prints {"decision":"block","reason":…}: the subagent is sent back
-              with the list of problems, e.g. the artifact that does not exist
+  fail        prints {"decision":"block","reason":…}: the subagent is sent
+              back with the list of problems, e.g. an artifact that does not
+              exist
 
 It lets the stop through when another stop hook is already holding the agent
 (stop_hook_active), after --max-blocks blocks, or when the same problems would
-be sent twice; the failure is then recorded in the verdict file.
-Every validated return leaves a verdict in .returnlint/verdicts/ (task-N.json
-when the return is a task's metadata file, else AGENT_TYPE--AGENT_ID.json, for
-a Stop hook AGENT--SESSION_ID.json) for the orchestrator's postflight to gate on.
-A broken payload or configuration never blocks unless --fail-closed: it is
-reported on standard error, the hook exits 0, and a broken configuration's
-verdict says "config-error".
+be sent twice; the failure is then recorded in the verdict file. Every checked
+return leaves a verdict in .returnlint/verdicts/ (task-N.json when the return
+is a task's metadata file, else AGENT_TYPE--AGENT_ID.json, for a Stop hook
+AGENT--SESSION_ID.json) for the orchestrator's postflight to gate on.
+
+A misconfigured hook (an unknown option or --command, a broken config) or a
+broken payload never blocks unless --fail-closed: the hook exits 0 and says
+what is wrong to the user ({"systemMessage":…} on standard output, the same
+sentence on standard error); a broken configuration's verdict says
+"config-error". Run by hand at a terminal, a usage mistake exits 2.
 
 Options:
   --agent NAME         the agent's name when the payload has none (a Stop hook)
-  --command NAME       the command whose rules apply (default: the config's
-                       "agents" map, else research/plan/revise/implement in the name)
-  --config FILE        use FILE instead of looking for returnlint.config.* from cwd
+  --command NAME       the command whose rules apply: research, plan, revise,
+                       implement, or one the config lists under "commands"
+                       (default: the config's "agents" map, else one of those
+                       four in the agent's name)
+  -c, --config FILE    use FILE instead of looking for returnlint.config.*
+                       from the payload's cwd
   --max-blocks N       block at most N times per subagent (default 3)
-  --fail-closed        exit 2 on a broken payload or configuration (the host then
-                       keeps the agent working and shows it the error); bounded
-                       like blocks: once per problem, at most --max-blocks times
+  --fail-closed        exit 2 on a broken payload or configuration (the host
+                       then keeps the agent working and shows it the error);
+                       bounded like blocks: once per problem, at most
+                       --max-blocks times
   -h, --help           show this help
 
 Agents that map to no command, and the hosts' own agents (Plan, Explore,
-general-purpose, …) unless the config's "agents" map names them, are not checked.
+general-purpose, …) unless the config's "agents" map names them, are not
+checked, whatever --command says.
 `;
 
 const OPTIONS = {
   agent: { type: "string" },
-  command: { type: "string", short: "c" },
-  config: { type: "string" },
+  command: { type: "string" },
+  config: { type: "string", short: "c" },
   "max-blocks": { type: "string" },
   "fail-closed": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -53,14 +63,29 @@ const HOSTS = ["claude"];
 export async function hook(argv: readonly string[], io: CommandIo): Promise<number> {
   // Decided before anything can fail: a broken hook must not block the host by accident.
   const failClosed = argv.includes("--fail-closed");
+  const interactive = runByHand(io);
   try {
-    return await runHook(argv, io);
+    return await runHook(argv, io, interactive);
   } catch (error) {
+    // Someone trying the hook at a terminal gets a usage mistake as every command gives it: exit 2.
+    if (interactive && isReturnlintError(error) && error.code === "USAGE") throw error;
     return giveWay(io, failClosed, describeFailure(error));
   }
 }
 
-async function runHook(argv: readonly string[], io: CommandIo): Promise<number> {
+/**
+ * Whether a person runs the hook, rather than a host: Claude Code and Codex pipe the payload in and
+ * read both outputs, so a terminal on standard input or standard error means someone typed it.
+ */
+function runByHand(io: CommandIo): boolean {
+  return stdinIsTerminal(io) || io.stderrIsTTY === true;
+}
+
+function stdinIsTerminal(io: CommandIo): boolean {
+  return io.stdinFd === undefined ? io.stdin.isTTY : isTerminal(io.stdinFd);
+}
+
+async function runHook(argv: readonly string[], io: CommandIo, interactive: boolean): Promise<number> {
   const { values, positionals } = parseCommandLine("hook", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(HOOK_HELP);
@@ -69,17 +94,22 @@ async function runHook(argv: readonly string[], io: CommandIo): Promise<number> 
   const failClosed = values["fail-closed"] === true;
   const [host, ...extra] = positionals;
   if (host === undefined || !HOSTS.includes(host) || extra.length > 0) {
-    return giveWay(io, failClosed, `usage: returnlint hook claude [options]; received "${positionals.join(" ")}". Run "returnlint hook --help".`);
+    throw new ReturnlintError("USAGE", `usage: returnlint hook claude [options]; received "${positionals.join(" ")}". Run "returnlint hook --help".`);
   }
   const maxBlocks = integerOption("max-blocks", values["max-blocks"]);
+  const configFile = configFileOption(io.cwd, values.config);
+  if (stdinIsTerminal(io)) {
+    throw new ReturnlintError("USAGE", "returnlint hook claude reads the hook's JSON payload on standard input; pipe one in to try it (the payload Claude Code sends a SubagentStop hook).");
+  }
   return await runClaudeHook({
     payloadText: (await readStdinOf(io)).text,
     cwd: io.cwd,
     agent: values.agent,
     command: values.command,
-    configFile: values.config,
+    configFile,
     maxBlocks,
     failClosed,
+    interactive,
     importer: hostImporter(),
     stdout: (text) => {
       io.stdout(text);

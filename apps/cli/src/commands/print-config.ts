@@ -1,4 +1,4 @@
-import { EXIT, ReturnlintError } from "@returnlint/core";
+import { EXIT, FORMAT_NAMES, ReturnlintError } from "@returnlint/core";
 import { knownCommand, rulesRun } from "@returnlint/api";
 import { configOptions, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
@@ -11,15 +11,17 @@ the format, and each rule in order with its severity, its options (defaults,
 preset, config and command merged) and where it comes from.
 
 Options:
-  --command NAME       the orchestrator command: research, plan, revise, implement,
-                       or one the config lists (default: none, the config's
-                       top-level preset and rules)
-  -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
+  --command NAME       the orchestrator command: research, plan, revise,
+                       implement, or one the config lists (default: none, the
+                       config's top-level preset and rules)
+  -c, --config FILE    use FILE instead of looking for returnlint.config.*
+                       upwards
+  --preset NAME        ${FORMAT_NAMES.join(", ")}, auto, or a
+                       returnlint-preset-* package
   -h, --help           show this help
 
 With the preset "auto", the rules depend on each return's format: the output
-gives them for each of v5, v7, metadata-file and handoff.
+gives them for each of ${FORMAT_NAMES.slice(0, -1).join(", ")} and ${FORMAT_NAMES.at(-1) ?? ""}.
 
 Exit codes: 0 printed, 2 usage or configuration error.
 `;

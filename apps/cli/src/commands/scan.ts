@@ -39,14 +39,18 @@ What was delegated:
   --command NAME       check every return as an answer to NAME (a postflight
                        gate: an in_progress return fails); a command returnlint
                        knows, or one the config lists under "commands"
-  --root DIR           the project root artifact paths are relative to (default: .)
+  --root DIR           the project root artifact paths are relative to
+                       (default: .)
 
 Configuration:
-  -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
-  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
+  -c, --config FILE    use FILE instead of looking for returnlint.config.*
+                       upwards
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a
+                       returnlint-preset-* package
 
 Output:
-  -f, --format NAME    stylish (default) or json: one JSON array, one report per return
+  -f, --format NAME    stylish (default) or json: one JSON array, one report
+                       per return
   --concurrency N      how many returns are checked at once (default: ${String(DEFAULT_CONCURRENCY)})
   -q, --quiet          report failing returns only
   --color, --no-color  force colours on or off (default: on a terminal, unless
@@ -57,11 +61,12 @@ A progress line is drawn on standard error when it is a terminal.
 Symlinked directories are not followed.
 
 Exit codes: 0 every return passed, 1 at least one failed validation,
-            2 usage, configuration or internal error, or a file that cannot be read.
+            2 usage, configuration or internal error, or a file that cannot
+            be read.
 
 Examples:
   returnlint scan
-  returnlint scan specs --root . --format json | jq '.[] | select(.ok | not) | .source'
+  returnlint scan specs --format json | jq '.[] | select(.ok | not) | .source'
   returnlint scan ~/project/specs --root ~/project --command implement
 `;
 
