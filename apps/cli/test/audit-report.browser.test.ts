@@ -150,11 +150,12 @@ describe.skipIf(!haveChromium)(`the HTML report in a real headless Chromium (${C
     const small = path.join(scratchDir(), "small.html");
     expect(returnlint(["audit", dir, "--format", "html", "-o", small]).status).toBe(0);
 
-    const page = await browser().newPage({ viewport: { width: 1280, height: 700 } });
+    const page = await browser().newPage();
+    await page.setViewportSize({ width: 1280, height: 700 });
     await page.goto(`file://${small}`);
     await page.waitForFunction(() => (window as unknown as { Chart?: { getChart(canvas: Element | null): unknown } }).Chart?.getChart(document.getElementById("phantom-chart")) !== undefined);
     const chart = await page.evaluate(() => {
-      type Item = { text: string; pointStyle: string; lineWidth: number; lineDash: number[] };
+      type Item = { text: string; pointStyle: string; lineWidth: number; lineDash?: number[] };
       type ChartObject = { scales: { y: { max: number } }; data: { datasets: { data: (number | null)[] }[] }; legend: { legendItems: Item[] } };
       const Chart = (window as unknown as { Chart: { getChart(canvas: Element | null): ChartObject } }).Chart;
       const drawn = Chart.getChart(document.getElementById("phantom-chart"));
