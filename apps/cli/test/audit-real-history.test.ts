@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { git, scratchDir } from "./git-history.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { git } from "./git-history.js";
 import { BIN, REPO } from "./helpers.js";
 
 // A real repository of the family returnlint was built for, as a new user meets it: cloned, `returnlint
@@ -40,22 +41,32 @@ function blobsOf(dir: string, specs: readonly string[]): string[] {
 }
 
 describe.skipIf(!haveBundle)("returnlint audit on a real repository's history (a clone of ../shared/repos/ProofChecker.bundle)", { timeout: 300_000 }, () => {
-  const dir = path.join(scratchDir(), "clone");
-  git(path.dirname(dir), ["clone", "-q", BUNDLE, dir]);
-  // The newest commit whose tree holds the agents (.claude/agents/) and the metadata files they wrote, so that
-  // scan has returns to read at the tip; else the newest with metadata files.
-  const candidates = git(dir, ["log", "--format=%H", "--", ":(glob)specs/**/.return-meta.json"]).split("\n");
-  const holds = (commit: string) => {
-    const files = git(dir, ["ls-tree", "-r", "--name-only", commit, "--", "specs", ".claude/agents"]).split("\n");
-    return { returns: files.some((file) => file.endsWith("/.return-meta.json")), agents: files.some((file) => file.startsWith(".claude/agents/")) };
-  };
-  const withReturns = candidates.find((commit) => Object.values(holds(commit)).every(Boolean)) ?? candidates.find((commit) => holds(commit).returns);
-  if (withReturns === undefined) throw new Error("the bundle's history holds no commit with a .return-meta.json");
-  git(dir, ["checkout", "-q", "--detach", withReturns]);
-  const init = run(["init"], dir);
+  let dir = "";
+  let init: ReturnType<typeof run> | undefined;
+
+  beforeAll(() => {
+    // A folder of its own, removed with a time limit of its own: a clone of thousands of commits takes a while to delete on a busy machine.
+    dir = path.join(realpathSync(mkdtempSync(path.join(tmpdir(), "returnlint-real-history-"))), "clone");
+    git(path.dirname(dir), ["clone", "-q", BUNDLE, dir]);
+    // The newest commit whose tree holds the agents (.claude/agents/) and the metadata files they wrote, so that
+    // scan has returns to read at the tip; else the newest with metadata files.
+    const candidates = git(dir, ["log", "--format=%H", "--", ":(glob)specs/**/.return-meta.json"]).split("\n");
+    const holds = (commit: string) => {
+      const files = git(dir, ["ls-tree", "-r", "--name-only", commit, "--", "specs", ".claude/agents"]).split("\n");
+      return { returns: files.some((file) => file.endsWith("/.return-meta.json")), agents: files.some((file) => file.startsWith(".claude/agents/")) };
+    };
+    const withReturns = candidates.find((commit) => Object.values(holds(commit)).every(Boolean)) ?? candidates.find((commit) => holds(commit).returns);
+    if (withReturns === undefined) throw new Error("the bundle's history holds no commit with a .return-meta.json");
+    git(dir, ["checkout", "-q", "--detach", withReturns]);
+    init = run(["init"], dir);
+  }, 240_000);
+
+  afterAll(() => {
+    if (dir !== "") rmSync(path.dirname(dir), { recursive: true, force: true });
+  }, 120_000);
 
   it("after init, the audit says the uncommitted config was not applied and how to apply it; -c applies it", () => {
-    expect(init.status, init.stderr).toBe(0);
+    expect(init?.status, init?.stderr).toBe(0);
     const plain = run(["audit"], dir);
     expect(plain.status, plain.stderr).toBe(0);
     expect(plain.stdout).toContain(
