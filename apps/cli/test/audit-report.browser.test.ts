@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commit, git, knownHistory, returnMeta, scratchDir } from "./git-history.js";
+import { commit, git, knownHistory, newRepository, returnMeta, scratchDir } from "./git-history.js";
 import { returnlint } from "./helpers.js";
 
 // Debian's Chromium (apt-get install -y chromium; .ci/run installs it). Playwright never downloads a browser here.
@@ -131,9 +131,80 @@ describe.skipIf(!haveChromium)(`the HTML report in a real headless Chromium (${C
     expect(await page.locator("img, svg, iframe").count()).toBe(0);
     const hrefs = await page.locator("a").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
     expect(hrefs.length).toBeGreaterThan(14);
-    expect(hrefs.filter((href) => !/^https:\/\/github\.com\/acme\/agents(?:\/|$)/.test(href))).toEqual([]);
+    // Links lead to the forge, or to a month of the table of returns on the page itself.
+    expect(hrefs.filter((href) => !/^https:\/\/github\.com\/acme\/agents(?:\/|$)/.test(href) && !/^#returns-\d{4}-\d{2}$/.test(href))).toEqual([]);
     expect(html).not.toContain("<script>window.__pwned");
     expect(consoleErrors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("fits the phantom axis to rates under 10 %, draws each legend swatch as its line, and lists every return in date order on the page", async () => {
+    // 21 returns in January, one of them phantom work (4.8 %), and 20 in February, committed after
+    // January's work but before it in history order.
+    const dir = newRepository();
+    const research = (month: string, n: number) => returnMeta("researched", [`docs/${month}-${String(n)}.md`], "research-agent", "research");
+    const month = (name: string, count: number) => Object.fromEntries(Array.from({ length: count }, (_, n) => [`specs/${name}${String(n)}_x/.return-meta.json`, research(name, n)]));
+    const written = (name: string, count: number) => Object.fromEntries(Array.from({ length: count }, (_, n) => [`docs/${name}-${String(n)}.md`, "# Report\n"]));
+    commit(dir, "2025-02-10T09:00:00Z", { files: { ...month("2025-02-", 20), ...written("2025-02-", 20) } });
+    commit(dir, "2025-01-10T09:00:00Z", { files: { ...month("2025-01-", 21), ...written("2025-01-", 20) } });
+    const small = path.join(scratchDir(), "small.html");
+    expect(returnlint(["audit", dir, "--format", "html", "-o", small]).status).toBe(0);
+
+    const page = await browser().newPage();
+    await page.setViewportSize({ width: 1280, height: 700 });
+    await page.goto(`file://${small}`);
+    await page.waitForFunction(() => (window as unknown as { Chart?: { getChart(canvas: Element | null): unknown } }).Chart?.getChart(document.getElementById("phantom-chart")) !== undefined);
+    const chart = await page.evaluate(() => {
+      type Item = { text: string; pointStyle: string; lineWidth: number; lineDash?: number[] };
+      type ChartObject = { scales: { y: { max: number } }; data: { datasets: { data: (number | null)[] }[] }; legend: { legendItems: Item[] } };
+      const Chart = (window as unknown as { Chart: { getChart(canvas: Element | null): ChartObject } }).Chart;
+      const drawn = Chart.getChart(document.getElementById("phantom-chart"));
+      return {
+        top: drawn.scales.y.max,
+        highest: Math.max(...drawn.data.datasets.flatMap((dataset) => dataset.data.filter((value): value is number => value !== null))),
+        legend: drawn.legend.legendItems.map((item) => ({ text: item.text, pointStyle: item.pointStyle, lineWidth: item.lineWidth, dashed: (item.lineDash ?? []).length > 0 })),
+      };
+    });
+    expect(chart.highest).toBe(4.8);
+    expect(chart.top).toBe(10);
+    expect(chart.legend).toEqual([
+      { text: "research-agent", pointStyle: "line", lineWidth: 2, dashed: false },
+      { text: "all agents", pointStyle: "line", lineWidth: 4, dashed: false },
+    ]);
+
+    const dates = await page.locator("#returns tbody td.date").evaluateAll((cells) => cells.map((cell) => cell.getAttribute("data-sort") ?? ""));
+    expect(dates).toHaveLength(41);
+    expect(dates).toEqual([...dates].sort());
+    expect(dates[0]).toBe("2025-01-10T09:00:00.000Z");
+    // The page scrolls, not a box inside it.
+    const boxed = await page.locator("#returns").evaluate((table) => {
+      const boxes: string[] = [];
+      for (let node = table.parentElement; node !== null; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (/auto|scroll/.test(style.overflowY) || style.maxHeight !== "none") boxes.push(node.tagName);
+      }
+      return boxes;
+    });
+    expect(boxed).toEqual([]);
+
+    // A month link brings its first return to the top of the window.
+    await page.locator('nav.months a[href="#returns-2025-02"]').click();
+    const top = await page.locator("#returns-2025-02").evaluate((row) => row.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(80);
+    expect(await page.locator("#returns-2025-02 td.date").textContent()).toBe("2025-02-10 09:00");
+
+    // The verdict and text filters keep the rows that match.
+    expect(await page.locator("#verdict-filter option").allTextContents()).toEqual(["every verdict (41)", "phantom (1)", "passed (40)"]);
+    await page.selectOption("#verdict-filter", "phantom");
+    const visible = () => page.locator("#returns tbody tr:visible td.path").allTextContents();
+    expect(await visible()).toEqual(["specs/2025-01-20_x/.return-meta.json"]);
+    expect(await page.locator("#shown-count").textContent()).toBe("showing 1 of 41");
+    await page.selectOption("#verdict-filter", "");
+    await page.fill("#text-filter", "02-1_X");
+    expect(await visible()).toEqual(["specs/2025-02-1_x/.return-meta.json"]);
+    await page.fill("#text-filter", "");
+    expect(await visible()).toHaveLength(41);
     await page.close();
   }, 60_000);
 

@@ -17,8 +17,10 @@ interface AuditJson {
   repo: { path: string; bare: boolean; shallow: boolean; rev: string; head: string | null; web: string | null };
   range: { since: string | null; until: string | null; first: string | null; last: string | null };
   config: string | null;
+  unappliedConfig: string | null;
   summary: Tally & {
     passed: number;
+    early: number;
     unreadable: number;
     internalErrors: number;
     commits: number;
@@ -39,6 +41,7 @@ interface AuditJson {
     command: string | null;
     ok: boolean;
     phantom: boolean;
+    early: boolean;
     failures: { ruleId: string; messageId: string; message: string; pointer?: string }[];
   }[];
   unreadable: { commit: string; date: string; path: string; unreadable: string }[];
@@ -189,7 +192,7 @@ describe("returnlint audit: a known history, through the built CLI", () => {
     const run = returnlint(["audit", dir]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`returnlint audit of ${dir}: HEAD ${head.slice(0, 12)}, 14 returns in 9 commits, 2025-01-10 to 2025-04-02`);
-    expect(run.stdout).toContain("Config: none committed (built-in presets, format detected per return)");
+    expect(run.stdout).toContain("Config: none committed at HEAD (built-in presets, format detected per return); to apply a config, commit it or pass -c FILE\n");
     expect(run.stdout).toMatch(/^ {2}agent {11}returns {2}failed {2}phantom {2}phantom rate\n {2}research-agent {8}7 {7}4 {8}3 {9}42\.9%$/m);
     expect(run.stdout).toMatch(/^ {2}2025-04 {8}7 {7}5 {8}1 {9}14\.3%$/m);
     expect(run.stdout).toMatch(/^ {2}artifacts {14}7 {8}7$/m);
@@ -231,17 +234,46 @@ describe("returnlint audit: the config committed at the tip of the history", () 
     writeFileSync(path.join(dir, "returnlint.config.json"), JSON.stringify({ preset: "metadata-file" }));
     const clone = auditJson([dir]);
     expect(clone.json.config).toBe("HEAD:returnlint.config.json");
+    // The edit is named, as --config takes it from the current directory (here, outside the clone).
+    expect(clone.json.unappliedConfig).toBe(path.join(dir, "returnlint.config.json"));
     expect(clone.json.returns.map((audited) => audited.ok)).toEqual([true]);
+    const stylish = returnlint(["audit", "."], { cwd: dir });
+    expect(stylish.stdout).toContain(
+      "Config: HEAD:returnlint.config.json; the working tree's returnlint.config.json differs from it, so it was not applied: audit with it with -c returnlint.config.json\n",
+    );
     const bare = path.join(scratchDir(), "configured.git");
     git(dir, ["clone", "-q", "--bare", dir, bare]);
     const fromBare = auditJson([bare]);
     expect(fromBare.json.config).toBe("HEAD:returnlint.config.json");
+    expect(fromBare.json.unappliedConfig).toBeNull();
     expect(fromBare.json.returns).toEqual(clone.json.returns);
     // --config FILE is used instead, as given.
     const strict = path.join(scratchDir(), "strict.json");
     writeFileSync(strict, JSON.stringify({ preset: "metadata-file" }));
     const withConfig = auditJson([dir, "--config", strict]);
     expect(withConfig.json.returns.map((audited) => audited.failures.map((failure) => failure.messageId))).toEqual([["invalidStatus"]]);
+  });
+
+  it("a config only in the working tree (returnlint init, not committed): the report says how to apply it, and -c applies it", () => {
+    const dir = newRepository();
+    commit(dir, "2025-05-01T09:00:00Z", {
+      files: { "specs/1_x/.return-meta.json": returnMeta("completed", ["docs/a.md"], "impl-agent", "implement"), "docs/a.md": "# A\n" },
+    });
+    writeFileSync(path.join(dir, "returnlint.config.yaml"), "preset: metadata-file\nrules:\n  status-enum: off\n");
+    const unapplied = returnlint(["audit"], { cwd: dir });
+    expect(unapplied.status).toBe(0);
+    expect(unapplied.stdout).toContain(
+      "Config: none committed at HEAD (built-in presets, format detected per return); the working tree's returnlint.config.yaml is not committed, so it was not applied: audit with it with -c returnlint.config.yaml\n",
+    );
+    expect(unapplied.stdout.trimEnd().split("\n").at(-1)).toBe("[WARN] No phantom work; 1 of 1 return failed validation (100.0%)");
+    for (const flag of ["-c", "--config"]) {
+      const applied = returnlint(["audit", flag, "returnlint.config.yaml"], { cwd: dir });
+      expect(applied.status).toBe(0);
+      expect(applied.stdout).toContain("Config: returnlint.config.yaml\n");
+      expect(applied.stdout.trimEnd().split("\n").at(-1)).toBe("[PASS] All 1 return passed; no phantom work");
+    }
+    const json = auditJson(["-c", "returnlint.config.yaml"], { cwd: dir }).json;
+    expect([json.config, json.unappliedConfig]).toEqual(["returnlint.config.yaml", null]);
   });
 
   it("finds a config in package.json's returnlint key, and says which rule a config from git cannot resolve", () => {
@@ -282,6 +314,65 @@ describe("returnlint audit: the config committed at the tip of the history", () 
     expect(refused.stderr).toBe(
       "returnlint: The config committed at HEAD:returnlint.config.mjs is JavaScript, and returnlint audit runs a config's code only from a working tree whose copy matches the commit. Run the audit in an up-to-date clone, or pass --config FILE or --preset NAME.\n",
     );
+  });
+});
+
+describe("returnlint audit: early metadata is not judged, unless nothing replaced it", () => {
+  // Early metadata as the family's agents write it when they start: no session_id yet, which fails required-fields.
+  const early = (agent: string, command: string, startedAt: string) => ({
+    status: "in_progress",
+    started_at: startedAt,
+    artifacts: [],
+    partial_progress: { stage: "phase_1", details: "Started" },
+    metadata: { agent_type: agent, delegation_depth: 1, delegation_path: ["orchestrator", command, agent] },
+  });
+  const dir = newRepository();
+  commit(dir, "2025-03-01T09:00:00Z", {
+    files: {
+      "specs/1_done/.return-meta.json": early("impl-agent", "implement", "2025-03-01T09:00:00Z"),
+      "specs/2_stopped/.return-meta.json": early("impl-agent", "implement", "2025-03-01T09:05:00Z"),
+    },
+  });
+  commit(dir, "2025-03-02T09:00:00Z", {
+    files: { "specs/1_done/.return-meta.json": returnMeta("implemented", ["src/done.ts"], "impl-agent", "implement"), "src/done.ts": "export const done = true;\n" },
+  });
+  const judged = (json: AuditJson) => json.returns.map(({ path: file, status, ok, early: wasEarly, failures }) => [file, status, ok, wasEarly, failures.map((failure) => failure.messageId)]);
+
+  it("an in_progress version a later version of its file replaced passes as early metadata; the last version is judged as scan judges it", () => {
+    const { status, json } = auditJson([dir]);
+    expect(status).toBe(0);
+    expect(judged(json)).toEqual([
+      ["specs/1_done/.return-meta.json", "in_progress", true, true, []],
+      ["specs/2_stopped/.return-meta.json", "in_progress", false, false, ["missingMetadataField"]],
+      ["specs/1_done/.return-meta.json", "implemented", true, false, []],
+    ]);
+    expect(json.summary).toMatchObject({ ...tally(3, 1, 0), passed: 2, early: 1 });
+    expect(json.summary.byStatus).toEqual([
+      { status: "in_progress", ...tally(2, 1, 0) },
+      { status: "implemented", ...tally(1, 0, 0) },
+    ]);
+    expect(json.summary.failuresByRule).toEqual([{ rule: "required-fields", failures: 1, returns: 1 }]);
+    // scan reads the tip: the same verdict for the file nothing replaced.
+    const scanned = JSON.parse(returnlint(["scan", "specs", "--format", "json"], { cwd: dir }).stdout) as { source: string; ok: boolean; phantom: boolean }[];
+    expect(scanned.map(({ source, ok, phantom }) => [source, ok, phantom]).sort()).toEqual([
+      ["specs/1_done/.return-meta.json", true, false],
+      ["specs/2_stopped/.return-meta.json", false, false],
+    ]);
+  });
+
+  it("says how many versions were early metadata", () => {
+    const run = returnlint(["audit", dir]);
+    expect(run.stdout).toContain("\nEarly metadata: 1 in_progress version replaced later by another version of its file, not judged (written while the agent worked)\n");
+    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("[WARN] No phantom work; 1 of 3 returns failed validation (33.3%)");
+  });
+
+  it("judges an in_progress version that is the last of its file in the range (--until)", () => {
+    const { json } = auditJson([dir, "--until", "2025-03-01"]);
+    expect(judged(json)).toEqual([
+      ["specs/1_done/.return-meta.json", "in_progress", false, false, ["missingMetadataField"]],
+      ["specs/2_stopped/.return-meta.json", "in_progress", false, false, ["missingMetadataField"]],
+    ]);
+    expect(json.summary.early).toBe(0);
   });
 });
 
@@ -396,7 +487,7 @@ describe("returnlint audit: exit 2 with a sentence", () => {
   it("--help lists every option and the exit codes", () => {
     const run = returnlint(["audit", "--help"]);
     expect(run.status).toBe(0);
-    for (const flag of ["--since DATE", "--until DATE", "--rev REVISION", "--config FILE", "--preset NAME", "-f, --format NAME", "-o, --output FILE", "--max-phantom N"]) {
+    for (const flag of ["--since DATE", "--until DATE", "--rev REVISION", "-c, --config FILE", "--preset NAME", "-f, --format NAME", "-o, --output FILE", "--max-phantom N"]) {
       expect(run.stdout).toContain(flag);
     }
     expect(run.stdout).toContain("Exit codes: 0 the audit ran");

@@ -68,18 +68,22 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
   try {
     const cache = new GitObjectCache(objects);
     const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
-    const { config, source } = await auditConfig(repo, rev, tipView, options, options.cwd);
+    const { config, source, unapplied } = await auditConfig(repo, rev, tipView, options, options.cwd);
 
     progress?.show(`Reading the history of ${printable(repo.root, 80)}…`);
     const inRange = (tip === null ? [] : await walkVersions(repo, tip, env)).filter(
       (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
     );
 
+    // The last version of each file in range: an in_progress version before it is early metadata.
+    const lastOfPath = new Map(inRange.map((version, index) => [version.path, index]));
+    const versions = inRange.map((version, index) => ({ version, superseded: lastOfPath.get(version.path) !== index }));
+
     const summary = new SummaryBuilder();
     const returns: AuditedReturn[] = [];
     const unreadable: UnreadableReturn[] = [];
     const context = { repo, cache, config, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) };
-    for await (const outcome of mapOrdered(inRange, CONCURRENCY, (version) => auditVersion(version, context))) {
+    for await (const outcome of mapOrdered(versions, CONCURRENCY, ({ version, superseded }) => auditVersion(version, superseded, context))) {
       if ("unreadable" in outcome) {
         unreadable.push(outcome);
         summary.unreadable += 1;
@@ -102,6 +106,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
         last: returns.reduce<string | null>((latest, audited) => (latest === null || audited.date > latest ? audited.date : latest), null),
       },
       config: source,
+      unappliedConfig: unapplied,
       summary: summary.build(),
       returns,
       unreadable,

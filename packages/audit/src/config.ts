@@ -9,6 +9,12 @@ export interface AuditConfig {
   readonly config: LoadedConfig;
   /** What the report says the config was: `HEAD:returnlint.config.yaml`, a file given with --config, or null for none. */
   readonly source: string | null;
+  /**
+   * A config in the clone's working tree that the audit did not apply (not committed, or changed
+   * since the tip), as `--config` would take it from the current directory: the report says how to
+   * audit with it. Null when --config was given, when there is none, or when it is the one applied.
+   */
+  readonly unapplied: string | null;
 }
 
 const MANIFEST = "package.json";
@@ -37,10 +43,12 @@ export async function auditConfig(
   const loading = { ...(given.preset === undefined ? {} : { preset: given.preset }), ...(given.importer === undefined ? {} : { importer: given.importer }) };
   if (given.config !== undefined) {
     const configFile = path.resolve(cwd, given.config);
-    return { config: await loadReturnlintConfig({ cwd, configFile, ...loading }), source: path.relative(cwd, configFile) || configFile };
+    return { config: await loadReturnlintConfig({ cwd, configFile, ...loading }), source: path.relative(cwd, configFile) || configFile, unapplied: null };
   }
   const committed = tip === null ? null : await committedConfig(tip);
-  if (committed === null) return { config: await fromCopy(null, loading, tipName), source: null };
+  const inWorkingTree = repo.bare ? null : workingConfig(repo.root);
+  const unapplied = inWorkingTree === null || (committed !== null && inWorkingTree.name === committed.name && inWorkingTree.text === committed.text) ? null : shown(cwd, path.join(repo.root, inWorkingTree.name));
+  if (committed === null) return { config: await fromCopy(null, loading, tipName), source: null, unapplied };
   const source = `${tipName}:${committed.name}`;
   const working = path.join(repo.root, committed.name);
   if (!repo.bare && sameContent(working, committed.text)) {
@@ -48,7 +56,7 @@ export async function auditConfig(
     const shadowed = committed.name === MANIFEST && CONFIG_FILES.some((name) => existsSync(path.join(repo.root, name)));
     if (!shadowed) {
       const where = committed.name === MANIFEST ? {} : { configFile: working };
-      return { config: await loadReturnlintConfig({ cwd: repo.root, ...where, ...loading }), source };
+      return { config: await loadReturnlintConfig({ cwd: repo.root, ...where, ...loading }), source, unapplied };
     }
   }
   if (/\.(?:m?js|cjs)$/.test(committed.name)) {
@@ -57,7 +65,23 @@ export async function auditConfig(
       `The config committed at ${source} is JavaScript, and returnlint audit runs a config's code only from a working tree whose copy matches the commit. Run the audit in an up-to-date clone, or pass --config FILE or --preset NAME.`,
     );
   }
-  return { config: await fromCopy(committed, loading, source), source };
+  return { config: await fromCopy(committed, loading, source), source, unapplied };
+}
+
+/** The config discovery finds at the root of the working tree (the first of CONFIG_FILES, else package.json's "returnlint"), or null. */
+function workingConfig(root: string): { name: string; text: string } | null {
+  for (const name of [...CONFIG_FILES, MANIFEST]) {
+    const text = readText(path.join(root, name));
+    if (text === null) continue;
+    if (name !== MANIFEST || hasConfigKey(text)) return { name, text };
+  }
+  return null;
+}
+
+/** A path as the user would pass it to --config from `cwd`. */
+function shown(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file);
+  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
 }
 
 /** The first config file at the root of the tip's tree, as discovery would find it there. */
@@ -68,15 +92,19 @@ async function committedConfig(tip: GitFileView): Promise<{ name: string; text: 
     if (!tip.check(name).ok) continue;
     const text = await readThrough(tip, name);
     if (text === null) continue;
-    if (name !== MANIFEST) return { name, text };
-    try {
-      const manifest = JSON.parse(text) as unknown;
-      if (isObject(manifest) && "returnlint" in manifest) return { name, text };
-    } catch {
-      // A package.json that is not JSON holds no config, as discovery sees it.
-    }
+    if (name !== MANIFEST || hasConfigKey(text)) return { name, text };
   }
   return null;
+}
+
+function hasConfigKey(manifest: string): boolean {
+  try {
+    const value = JSON.parse(manifest) as unknown;
+    return isObject(value) && "returnlint" in value;
+  } catch {
+    // A package.json that is not JSON holds no config, as discovery sees it.
+    return false;
+  }
 }
 
 async function readThrough(view: GitFileView, name: string): Promise<string | null> {
@@ -88,10 +116,14 @@ async function readThrough(view: GitFileView, name: string): Promise<string | nu
 }
 
 function sameContent(file: string, text: string): boolean {
+  return readText(file) === text;
+}
+
+function readText(file: string): string | null {
   try {
-    return readFileSync(file, "utf8") === text;
+    return readFileSync(file, "utf8");
   } catch {
-    return false;
+    return null;
   }
 }
 

@@ -18,6 +18,8 @@ export interface AuditDocument {
   readonly range: { readonly since: string | null; readonly until: string | null; readonly first: string | null; readonly last: string | null };
   /** Where the config came from: `HEAD:returnlint.config.yaml`, a --config file, or null (built-in presets, format detected per return). */
   readonly config: string | null;
+  /** A config in the clone's working tree that was not applied (not committed, or changed since the tip), as `--config` takes it; else null. */
+  readonly unappliedConfig: string | null;
   readonly summary: AuditSummary;
   readonly returns: readonly AuditedReturn[];
   readonly unreadable: readonly UnreadableReturn[];
@@ -27,7 +29,7 @@ export interface AuditDocument {
 export function renderJson(document: AuditDocument): string {
   const indent = (text: string) => text.replaceAll("\n", "\n  ");
   const list = (items: readonly unknown[]) => (items.length === 0 ? "[]" : `[\n    ${items.map((item) => JSON.stringify(item)).join(",\n    ")}\n  ]`);
-  const returns = document.returns.map(({ commit, date, path, status, agent, command, ok, phantom, failures }) => ({
+  const returns = document.returns.map(({ commit, date, path, status, agent, command, ok, phantom, early, failures }) => ({
     commit,
     date,
     path,
@@ -36,6 +38,7 @@ export function renderJson(document: AuditDocument): string {
     command,
     ok,
     phantom,
+    early,
     failures,
   }));
   return [
@@ -43,6 +46,7 @@ export function renderJson(document: AuditDocument): string {
     `  "repo": ${JSON.stringify(document.repo)},`,
     `  "range": ${JSON.stringify(document.range)},`,
     `  "config": ${JSON.stringify(document.config)},`,
+    `  "unappliedConfig": ${JSON.stringify(document.unappliedConfig)},`,
     `  "summary": ${indent(JSON.stringify(document.summary, null, 2))},`,
     `  "unreadable": ${list(document.unreadable)},`,
     `  "returns": ${list(returns)}`,

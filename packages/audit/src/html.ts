@@ -3,11 +3,19 @@ import path from "node:path";
 import { chartLibrary } from "./chart-library.js";
 import type { AuditDocument } from "./document.js";
 import type { Forge } from "./forge.js";
-import { percent } from "./stylish.js";
+import type { AuditedReturn } from "./returns.js";
+import { configSentence, earlyVersions, percent } from "./stylish.js";
+
+/** A return's verdict in the report, from the least to the most serious (the order the verdict column sorts in). */
+const VERDICTS = ["passed", "early", "failed", "phantom"] as const;
+type Verdict = (typeof VERDICTS)[number];
+const verdictOf = (audited: AuditedReturn): Verdict => (audited.phantom ? "phantom" : audited.early ? "early" : audited.ok ? "passed" : "failed");
 
 /** How many agents get a line of their own in the chart; the others are in "all agents". */
 const CHART_AGENTS = 8;
 const CHART_RULES = 15;
+/** Tops the phantom chart's axis may have (percent): the first above the highest rate drawn, so that small rates are not flat on the baseline. */
+const AXIS_TOPS = [1, 2, 5, 10, 15, 20, 25, 30, 40, 50, 60, 75, 100];
 const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#c026d3", "#65a30d"];
 
 /** Text from the repository (or anywhere) as HTML text or an attribute value: nothing in it can open a tag or end an attribute. */
@@ -38,15 +46,19 @@ function chartData(document: AuditDocument): unknown {
     return { label: agent.agent ?? "(no agent)", rates: axis.map((month) => rate(rows.get(month))), counts: axis.map((month) => rows.get(month)?.returns ?? 0) };
   });
   const all = new Map(summary.byMonth.map((row) => [row.month, row]));
+  const series = [...agents, { label: "all agents", all: true, rates: axis.map((month) => rate(all.get(month))), counts: axis.map((month) => all.get(month)?.returns ?? 0) }];
+  // A little room above the highest point, so that its mark is not cut by the frame.
+  const highest = Math.max(0, ...series.flatMap((line) => line.rates.filter((value) => value !== null))) * 1.05;
   return {
     months: axis,
-    series: [...agents, { label: "all agents", all: true, rates: axis.map((month) => rate(all.get(month))), counts: axis.map((month) => all.get(month)?.returns ?? 0) }],
+    series,
+    axisTop: AXIS_TOPS.find((top) => top >= highest) ?? 100,
     palette: PALETTE,
     rules: summary.failuresByRule.slice(0, CHART_RULES).map((row) => ({ rule: row.rule, failures: row.failures })),
   };
 }
 
-/** The page's own script: the two charts, and sorting for every table with class "sortable". DOM text only, never HTML. */
+/** The page's own script: the two charts, sorting for every table with class "sortable", and the filters of the returns. DOM text only, never HTML. */
 const APP_SCRIPT = `(function () {
   "use strict";
   var data = JSON.parse(document.getElementById("audit-data").textContent);
@@ -59,15 +71,18 @@ const APP_SCRIPT = `(function () {
         labels: data.months,
         datasets: data.series.map(function (series, index) {
           var colour = series.all ? "#111827" : data.palette[index % data.palette.length];
-          return { label: series.label, data: series.rates, counts: series.counts, borderColor: colour, backgroundColor: colour, borderWidth: series.all ? 3 : 2, borderDash: series.all ? [6, 4] : [], pointRadius: 3, spanGaps: false, tension: 0 };
+          return { label: series.label, data: series.rates, counts: series.counts, borderColor: colour, backgroundColor: colour, borderWidth: series.all ? 4 : 2, pointRadius: 3, spanGaps: false, tension: 0 };
         })
       },
       options: {
         animation: false,
         maintainAspectRatio: false,
         interaction: { mode: "nearest", intersect: false },
-        scales: { y: { min: 0, max: 100, title: { display: true, text: "phantom work, % of returns" }, ticks: { callback: function (value) { return value + "%"; } } } },
-        plugins: { tooltip: { callbacks: { label: function (item) { var n = item.dataset.counts[item.dataIndex]; return item.dataset.label + ": " + item.parsed.y + "% of " + n + (n === 1 ? " return" : " returns"); } } } }
+        scales: { y: { min: 0, max: data.axisTop, title: { display: true, text: "phantom work, % of returns" }, ticks: { callback: function (value) { return value + "%"; } } } },
+        plugins: {
+          // Each swatch is a stroke of its line, as thick as the line, not a box outlined by it.
+          legend: { labels: { usePointStyle: true, pointStyle: "line", pointStyleWidth: 32 } },
+          tooltip: { callbacks: { label: function (item) { var n = item.dataset.counts[item.dataIndex]; return item.dataset.label + ": " + item.parsed.y + "% of " + n + (n === 1 ? " return" : " returns"); } } } }
       }
     });
   }
@@ -104,6 +119,25 @@ const APP_SCRIPT = `(function () {
       });
     });
   });
+  var returns = document.getElementById("returns");
+  var verdictFilter = document.getElementById("verdict-filter");
+  var textFilter = document.getElementById("text-filter");
+  var shown = document.getElementById("shown-count");
+  function filter() {
+    var verdict = verdictFilter.value;
+    var text = textFilter.value.trim().toLowerCase();
+    var rows = returns.tBodies[0].rows;
+    var count = 0;
+    Array.prototype.forEach.call(rows, function (row) {
+      row.hidden = (verdict !== "" && row.getAttribute("data-verdict") !== verdict) || (text !== "" && row.textContent.toLowerCase().indexOf(text) === -1);
+      if (!row.hidden) count += 1;
+    });
+    shown.textContent = count === rows.length ? "" : "showing " + count.toLocaleString("en-US") + " of " + rows.length.toLocaleString("en-US");
+  }
+  if (returns && verdictFilter && textFilter && shown) {
+    verdictFilter.addEventListener("change", filter);
+    textFilter.addEventListener("input", filter);
+  }
 })();
 `;
 
@@ -121,7 +155,7 @@ h2 { font-size: 16px; margin: 28px 0 10px; }
 .card b { display: block; font-size: 24px; }
 .card span { color: var(--muted); }
 .card.bad b { color: var(--bad); }
-.charts { display: grid; grid-template-columns: 3fr 2fr; gap: 16px; }
+.charts { display: grid; grid-template-columns: 3fr 2fr; gap: 16px; margin-top: 16px; }
 .charts > figure { min-width: 0; }
 @media (max-width: 900px) { .charts { grid-template-columns: 1fr; } }
 figure { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px; }
@@ -147,9 +181,13 @@ code { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .verdict.phantom { color: var(--bad); }
 .verdict.failed { color: var(--warn); }
 .verdict.passed { color: var(--good); }
-.scroll { max-height: 640px; overflow: auto; border: 1px solid var(--line); }
-.scroll table { border: 0; }
-.scroll thead th { position: sticky; top: 0; }
+.verdict.early { color: var(--muted); }
+#returns thead th { position: sticky; top: 0; z-index: 1; }
+.filters { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin-bottom: 8px; }
+.filters input { width: 22em; max-width: 100%; }
+.months { margin-bottom: 8px; color: var(--muted); }
+.months a { margin-right: 6px; }
+tr[id] { scroll-margin-top: 36px; }
 footer { color: var(--muted); max-width: 1200px; margin: 32px auto; padding: 0 24px; }
 `;
 
@@ -212,13 +250,24 @@ export function renderHtml(document: AuditDocument, forge: Forge | null, generat
   const commitLink = (oid: string) => link(forge?.commit(oid) ?? null, oid.slice(0, 12), oid);
   const pathLink = (oid: string, file: string) => link(forge?.file(oid, file) ?? null, file);
 
-  const returnRows = document.returns.map((audited) => {
-    const verdict = audited.phantom ? "phantom" : audited.ok ? "passed" : "failed";
-    const rank = audited.phantom ? 2 : audited.ok ? 0 : 1;
+  // Date order (history order is not: a merged branch keeps its authors' dates); the first row of each month is where the month links lead.
+  const byDate = [...document.returns].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const monthsListed: string[] = [];
+  const returnRows = byDate.map((audited) => {
+    const verdict = verdictOf(audited);
     const first = audited.failures[0];
     const more = audited.failures.length > 1 ? ` (+${String(audited.failures.length - 1)} more)` : "";
-    return `<tr>${cell(audited.date.slice(0, 16).replace("T", " "), audited.date, "date")}<td data-sort="${escapeHtml(audited.commit)}">${commitLink(audited.commit)}</td><td class="path" data-sort="${escapeHtml(audited.path)}">${pathLink(audited.commit, audited.path)}</td>${cell(audited.agent ?? "(no agent)")}${cell(audited.command ?? "(unknown)")}${cell(audited.status ?? "(no status)")}<td class="verdict ${verdict}" data-sort="${String(rank)}">${verdict}</td>${numberCell(audited.failures.length)}${cell(first === undefined ? "" : `${first.message}${more}`, undefined, "msg")}</tr>`;
+    const month = audited.date.slice(0, 7);
+    const anchor = monthsListed.at(-1) === month ? "" : ` id="returns-${escapeHtml(month)}"`;
+    if (anchor !== "") monthsListed.push(month);
+    return `<tr${anchor} data-verdict="${verdict}">${cell(audited.date.slice(0, 16).replace("T", " "), audited.date, "date")}<td data-sort="${escapeHtml(audited.commit)}">${commitLink(audited.commit)}</td><td class="path" data-sort="${escapeHtml(audited.path)}">${pathLink(audited.commit, audited.path)}</td>${cell(audited.agent ?? "(no agent)")}${cell(audited.command ?? "(unknown)")}${cell(audited.status ?? "(no status)")}<td class="verdict ${verdict}" data-sort="${String(VERDICTS.indexOf(verdict))}">${verdict}</td>${numberCell(audited.failures.length)}${cell(first === undefined ? "" : `${first.message}${more}`, undefined, "msg")}</tr>`;
   });
+  const verdictCounts = VERDICTS.map((verdict) => [verdict, byDate.filter((audited) => verdictOf(audited) === verdict).length] as const).filter(([, n]) => n > 0);
+  const returnsNavigation = `<div class="filters"><label>Show <select id="verdict-filter"><option value="">every verdict (${byDate.length.toLocaleString("en-US")})</option>${[...verdictCounts]
+    .reverse()
+    .map(([verdict, n]) => `<option value="${verdict}">${verdict} (${n.toLocaleString("en-US")})</option>`)
+    .join("")}</select></label> <label>Find <input type="search" id="text-filter" placeholder="agent, path, commit, status, message"></label> <output id="shown-count"></output></div>
+<nav class="months" aria-label="Returns by month">Go to ${monthsListed.map((month) => `<a href="#returns-${escapeHtml(month)}">${escapeHtml(month)}</a>`).join(" ")}</nav>`;
   const worstRows = summary.worst.map(
     (row) =>
       `<tr>${cell(row.date.slice(0, 10), row.date, "date")}<td>${commitLink(row.commit)}</td><td class="path">${pathLink(row.commit, row.path)}</td>${cell(row.agent ?? "(no agent)")}${cell(row.status ?? "(no status)")}<td class="verdict ${row.phantom ? "phantom" : "failed"}">${row.phantom ? "phantom" : "failed"}</td>${cell(row.message ?? "", undefined, "msg")}</tr>`,
@@ -242,7 +291,8 @@ export function renderHtml(document: AuditDocument, forge: Forge | null, generat
 <h1>returnlint audit: ${escapeHtml(name)}</h1>
 <p class="meta">How often did agents claim work they did not do?</p>
 <p class="meta">${repoLine} · ${escapeHtml(tip)}${repo.bare ? " · bare" : ""}${repo.shallow ? " · shallow clone: older history not audited" : ""}</p>
-<p class="meta">${summary.returns.toLocaleString("en-US")} returns in ${summary.commits.toLocaleString("en-US")} commits, ${escapeHtml(span)}${range.since === null && range.until === null ? "" : ` · range ${escapeHtml(range.since ?? "start")} to ${escapeHtml(range.until ?? "end")}`} · config: ${escapeHtml(document.config ?? "none committed (built-in presets)")}</p>
+<p class="meta">${summary.returns.toLocaleString("en-US")} returns in ${summary.commits.toLocaleString("en-US")} commits, ${escapeHtml(span)}${range.since === null && range.until === null ? "" : ` · range ${escapeHtml(range.since ?? "start")} to ${escapeHtml(range.until ?? "end")}`} · config: ${escapeHtml(configSentence(document))}</p>
+${summary.early === 0 ? "" : `<p class="meta">Early metadata: ${escapeHtml(earlyVersions(summary.early))}, not judged (written while the agent worked).</p>`}
 <div class="cards">
 <div class="card"><b>${summary.returns.toLocaleString("en-US")}</b><span>returns audited</span></div>
 <div class="card${summary.phantom > 0 ? " bad" : ""}"><b>${percent(summary.phantomRate)}</b><span>phantom work (${summary.phantom.toLocaleString("en-US")})</span></div>
@@ -264,8 +314,9 @@ ${worstRows.length === 0 ? '<p class="empty">Every return passed.</p>' : tableHt
 <section><h2>By month</h2>${tallyTable("month", summary.byMonth.map((row) => ({ ...row, label: row.month })), "")}</section>
 <section><h2>Failures by rule</h2>${ruleRows.length === 0 ? '<p class="empty">No rule failed.</p>' : tableHtml([{ title: "rule" }, { title: "failures", numeric: true }, { title: "returns", numeric: true }], ruleRows, { sortable: true })}</section>
 </div>
-<h2>Every return (${document.returns.length.toLocaleString("en-US")})</h2>
-<div class="scroll">${tableHtml(
+<h2>Every return (${document.returns.length.toLocaleString("en-US")}), in date order</h2>
+${document.returns.length === 0 ? "" : returnsNavigation}
+${tableHtml(
     [
       { title: "date (UTC)" },
       { title: "commit" },
@@ -279,7 +330,7 @@ ${worstRows.length === 0 ? '<p class="empty">Every return passed.</p>' : tableHt
     ],
     returnRows,
     { sortable: true, id: "returns" },
-  )}</div>
+  )}
 </main>
 <footer>Generated by returnlint audit on ${escapeHtml(generated.toISOString())}. Phantom work: a success status whose artifacts do not all exist as non-empty files in the commit that wrote the return (or that names none). Charts: Chart.js (MIT licence), inlined.</footer>
 <script type="application/json" id="audit-data">${scriptJson(chartData(document))}</script>

@@ -1,4 +1,4 @@
-import { decodeUtf8, type GitObjectCache, type LoadedConfig } from "@returnlint/core";
+import { IN_PROGRESS, decodeUtf8, type GitObjectCache, type LoadedConfig } from "@returnlint/core";
 import { gitSource, lintSource } from "@returnlint/api";
 import type { Repository, Version } from "./repository.js";
 
@@ -21,9 +21,16 @@ export interface AuditedReturn {
   readonly agent: string | null;
   /** The command the return answers, as the library infers it (`commandOfReturn`); null when nothing says. */
   readonly command: string | null;
+  /** Passed validation; an early version always passes. */
   readonly ok: boolean;
   /** Phantom work, as the library's `ReturnFacts` says: a success status while the work it claims is not in the commit. */
   readonly phantom: boolean;
+  /**
+   * Early metadata: an `in_progress` version that a later version of its file (in the audited range)
+   * replaced. The agent wrote it while it worked, and went on: it is not judged (no failures).
+   * The last version of a file is judged whatever its status, as `scan` judges it at the tip.
+   */
+  readonly early: boolean;
   readonly failures: readonly AuditFailure[];
   /** A rule crashed on this return: its verdict cannot be trusted. */
   readonly internalError: boolean;
@@ -46,8 +53,8 @@ export interface AuditContext {
   readonly maxBytes: number;
 }
 
-/** Validates one version against the tree of the commit that introduced it. */
-export async function auditVersion(version: Version, context: AuditContext): Promise<AuditedReturn | UnreadableReturn> {
+/** Validates one version against the tree of the commit that introduced it; `superseded`: a later version of its file is audited too. */
+export async function auditVersion(version: Version, superseded: boolean, context: AuditContext): Promise<AuditedReturn | UnreadableReturn> {
   const date = new Date(version.time).toISOString();
   const where = { commit: version.commit, date, path: version.path };
   const object = await context.cache.objects.contents(version.blob, context.maxBytes + 1);
@@ -64,13 +71,13 @@ export async function auditVersion(version: Version, context: AuditContext): Pro
     root: context.repo.root,
     ...(context.preset === undefined ? {} : { preset: context.preset }),
   });
+  const judged = { ...where, status: facts.status, agent: facts.agent, command: facts.command };
+  if (superseded && facts.status === IN_PROGRESS) return { ...judged, ok: true, phantom: false, early: true, failures: [], internalError: report.internalError };
   return {
-    ...where,
-    status: facts.status,
-    agent: facts.agent,
-    command: facts.command,
+    ...judged,
     ok: report.ok,
     phantom: facts.phantom !== undefined,
+    early: false,
     failures: report.results
       .filter((result) => result.level === "fail")
       .map(({ ruleId, messageId, message, pointer }) => (pointer === undefined ? { ruleId, messageId, message } : { ruleId, messageId, message, pointer })),

@@ -28,9 +28,26 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return line(header) + rows.map(line).join("");
 }
 
+/** How many in_progress versions a later version of their file replaced, as a phrase. */
+export const earlyVersions = (n: number): string => (n === 1 ? "1 in_progress version replaced later by another version of its file" : `${thousands(n)} in_progress versions replaced later by other versions of their files`);
 const tallyCells = (tally: Tally): string[] => [thousands(tally.returns), thousands(tally.failed), thousands(tally.phantom), percent(tally.phantomRate)];
 const TALLY_HEADER = ["returns", "failed", "phantom", "phantom rate"];
 const named = (value: string | null, none: string): string => (value === null ? none : printable(value));
+
+/**
+ * Which config the audit applied, and how to apply another: a config left in the working tree
+ * is not history's (see config.ts), so the sentence names it and the option that takes it.
+ */
+export function configSentence(document: AuditDocument): string {
+  const { config, unappliedConfig: unapplied, repo } = document;
+  const applied = config === null ? `none committed at ${printable(repo.rev, 80)} (built-in presets, format detected per return)` : printable(config, 200);
+  if (unapplied !== null) {
+    const file = printable(unapplied, 200);
+    const why = config === null ? "is not committed" : "differs from it";
+    return `${applied}; the working tree's ${file} ${why}, so it was not applied: audit with it with -c ${file}`;
+  }
+  return config === null ? `${applied}; to apply a config, commit it or pass -c FILE` : applied;
+}
 
 /** The terminal report: where and what was audited, tables by agent, command, status, month and rule, the worst returns, the verdict. */
 export function renderStylish(document: AuditDocument, verdict: string): string {
@@ -39,7 +56,8 @@ export function renderStylish(document: AuditDocument, verdict: string): string 
   const span = range.first === null || range.last === null ? "" : `, ${range.first.slice(0, 10)} to ${range.last.slice(0, 10)}`;
   const head = [
     `returnlint audit of ${printable(repo.path, 200)}${repo.bare ? " (bare)" : ""}: ${tip}, ${thousands(summary.returns)} ${summary.returns === 1 ? "return" : "returns"} in ${thousands(summary.commits)} ${summary.commits === 1 ? "commit" : "commits"}${span}`,
-    `Config: ${document.config === null ? "none committed (built-in presets, format detected per return)" : printable(document.config, 200)}`,
+    `Config: ${configSentence(document)}`,
+    ...(summary.early === 0 ? [] : [`Early metadata: ${earlyVersions(summary.early)}, not judged (written while the agent worked)`]),
     ...(range.since === null && range.until === null ? [] : [`Range: ${range.since ?? "the first commit"} to ${range.until ?? "the last"}`]),
     ...(repo.shallow ? ["[WARN] The repository is a shallow clone: history before its cut is not audited."] : []),
   ].join("\n");

@@ -33,6 +33,8 @@ export interface WorstReturn {
 
 export interface AuditSummary extends Tally {
   readonly passed: number;
+  /** Early metadata: `in_progress` versions a later version of their file replaced (among the returns and the passed, never failed). */
+  readonly early: number;
   /** Versions that could not be validated (too large, or missing objects). */
   readonly unreadable: number;
   /** Returns on which a rule crashed. */
@@ -132,6 +134,7 @@ export class SummaryBuilder {
   private readonly rules = new Map<string, { failures: number; returns: number }>();
   private readonly commitsSeen = new Set<string>();
   private worst: WorstReturn[] = [];
+  private early = 0;
   unreadable = 0;
   internalErrors = 0;
 
@@ -149,6 +152,7 @@ export class SummaryBuilder {
     }
     perMonth.add(month, audited);
     this.commitsSeen.add(audited.commit);
+    if (audited.early) this.early += 1;
     if (audited.internalError) this.internalErrors += 1;
     const failedBy = new Set<string>();
     for (const failure of audited.failures) {
@@ -185,6 +189,7 @@ export class SummaryBuilder {
     return {
       ...total,
       passed: total.returns - total.failed,
+      early: this.early,
       unreadable: this.unreadable,
       internalErrors: this.internalErrors,
       commits: this.commitsSeen.size,

@@ -12,7 +12,9 @@ Audits a repository's history: every committed version of every
 .return-meta.json (any depth, archived task folders included) is validated
 against the tree of the commit that introduced it. An artifact exists when
 that commit holds it as a non-empty file (not a folder, not a submodule, not a
-symlink leading out of the repository). Prints returns, failures and phantom
+symlink leading out of the repository). An in_progress version that a later
+version of its file replaced is early metadata, written while the agent
+worked: it is not judged; the last version of a file is. Prints returns, failures and phantom
 work (a success status whose artifacts do not all exist) per agent, command,
 status and month, failures by rule, and the worst returns.
 
@@ -26,8 +28,9 @@ What to audit:
   --rev REVISION       walk the history of REVISION (default: HEAD)
 
 Configuration:
-  --config FILE        use FILE instead of the config committed at the tip of the
-                       history (returnlint.config.* or package.json's "returnlint")
+  -c, --config FILE    use FILE instead of the config committed at the tip of the
+                       history (returnlint.config.* or package.json's "returnlint"):
+                       a config only in the working tree is applied only this way
   --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
 
 Output:
@@ -55,7 +58,7 @@ const OPTIONS = {
   since: { type: "string" },
   until: { type: "string" },
   rev: { type: "string" },
-  config: { type: "string" },
+  config: { type: "string", short: "c" },
   preset: { type: "string" },
   format: { type: "string", short: "f" },
   output: { type: "string", short: "o" },
