@@ -165,14 +165,14 @@ export function openTaskSource(task: string, place: Place & { readonly keepOpen?
 }
 
 /**
- * The metadata file of a task a subagent's message names (`specs/{N}_{SLUG}/`): in that very
+ * The metadata file of a task a subagent's message names (its folder below specs/, `{N}_{SLUG}`): in that very
  * folder when it is there, else in the task's folder however it is padded or archived; read
  * through real folders only. Neither there: the agent's missing return, where the message said.
  */
-export function openNamedTask(task: string, slug: string, place: Place): FileSource | MissingSource {
-  const named = path.join(place.root, SPECS_DIR, `${task}_${slug}`, METADATA_FILE);
+export function openNamedTask(task: string, folder: string, place: Place): FileSource | MissingSource {
+  const named = path.join(place.root, SPECS_DIR, folder, METADATA_FILE);
   try {
-    const file = MetadataFile.open(place.root, [SPECS_DIR, `${task}_${slug}`, METADATA_FILE], `Task ${task}`);
+    const file = MetadataFile.open(place.root, [SPECS_DIR, folder, METADATA_FILE], `Task ${task}`);
     file.close();
     return opened(file, shownName(named, place), relativeInside(place.root, named) ?? "", task, false);
   } catch (error) {

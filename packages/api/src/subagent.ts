@@ -103,7 +103,7 @@ export function returnOfMessage(input: {
     returnFile !== undefined
       ? () => openInsideRoot(returnFile, { root })
       : named !== undefined
-        ? () => openNamedTask(named.task, named.slug, { root })
+        ? () => openNamedTask(named.task, named.folder, { root })
         : expectsFile
           ? (): ReturnSource => ({ kind: "missing", name: METADATA_FILE_LAYOUT })
           : undefined;

@@ -120,6 +120,13 @@ describe("the hook finds the return where the subagent put it", { timeout: 30_00
     expect(answer.verdict).toMatchObject({ ok: false, origin: "file", source: META, errors: [`Return metadata file does not exist: ${META}`] });
   });
 
+  it("a task folder with a prefix (OC_N_SLUG), named by the prompt, is where the missing file should be", async () => {
+    const root = project({ "specs/OC_503_port_commands/reports/.keep": "" });
+    const prompt = 'Research task 503.\n{"metadata_file_path": "specs/OC_503_port_commands/.return-meta.json"}';
+    const answer = await stop(root, BULLETS, { transcriptPath: transcript(root, prompt, []) });
+    expect(reasonOf(answer.stdout)).toContain("- (the whole return): you wrote no return metadata file; write specs/OC_503_port_commands/.return-meta.json (status, artifacts, metadata) before you stop");
+  });
+
   it("told by its definition, with a prompt that names no task: the layout's name for the file", async () => {
     const root = project({ ".claude/agents/general-research-agent.md": `---\nname: general-research-agent\n---\nWrite specs/{N}_{SLUG}/.return-meta.json, then return a brief text summary (3-6 bullet points), NOT JSON.\n` });
     const answer = await stop(root, BULLETS, { transcriptPath: transcript(root, "Research the soundness lemmas.", []) });

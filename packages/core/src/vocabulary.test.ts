@@ -54,9 +54,10 @@ describe("the format module", () => {
     expect(taskOfPath("specs/research_notes/.return-meta.json")).toBeUndefined();
     expect(["259_x", "007_x", "OC_503_x", "OC_x", "notes", "2026-01-05_log"].map(taskOfFolder)).toEqual(["259", "007", "503", undefined, undefined, undefined]);
     const message = "Wrote specs/3_a/reports/r.md, then specs/4_b-c.d/.return-meta.json.";
-    expect(taskNamedIn(message, { folder: false })).toEqual({ task: "4", slug: "b-c.d" });
+    expect(taskNamedIn(message, { folder: false })).toEqual({ task: "4", folder: "4_b-c.d" });
     expect(taskNamedIn("Wrote specs/3_a/reports/r.md.", { folder: false })).toBeUndefined();
-    expect(taskNamedIn("Wrote specs/3_a/reports/r.md.", { folder: true })).toEqual({ task: "3", slug: "a" });
+    expect(taskNamedIn("Wrote specs/3_a/reports/r.md.", { folder: true })).toEqual({ task: "3", folder: "3_a" });
+    expect(taskNamedIn("Wrote specs/OC_503_port/reports/r.md.", { folder: true })).toEqual({ task: "503", folder: "OC_503_port" });
   });
 
   it("a return read from a file is in the format its name says", () => {

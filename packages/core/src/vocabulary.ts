@@ -120,12 +120,13 @@ export function taskOfPath(file: string): string | undefined {
 }
 
 /**
- * The last task a message names, with its slug: a metadata file (`specs/259_x/.return-meta.json`),
- * or with `folder`, a task folder (`specs/259_x/…`), as subagents name the report they wrote.
+ * The last task a message names, with its folder below specs/: a metadata file
+ * (`specs/259_x/.return-meta.json`), or with `folder`, a task folder (`specs/259_x/…`,
+ * `specs/OC_7_x/…`), as subagents name the report they wrote.
  */
-export function taskNamedIn(message: string, options: { readonly folder: boolean }): { readonly task: string; readonly slug: string } | undefined {
-  const named = lastMatch(message, /specs\/(\d+)_([\w.-]+)\/\.return-meta\.json/g) ?? (options.folder ? lastMatch(message, /specs\/(\d+)_([\w.-]+)\//g) : undefined);
-  return named === undefined ? undefined : { task: named[1] ?? "", slug: named[2] ?? "" };
+export function taskNamedIn(message: string, options: { readonly folder: boolean }): { readonly task: string; readonly folder: string } | undefined {
+  const named = lastMatch(message, /specs\/((?:[A-Za-z]+_)?(\d+)_[\w.-]+)\/\.return-meta\.json/g) ?? (options.folder ? lastMatch(message, /specs\/((?:[A-Za-z]+_)?(\d+)_[\w.-]+)\//g) : undefined);
+  return named === undefined ? undefined : { task: named[2] ?? "", folder: named[1] ?? "" };
 }
 
 function lastMatch(text: string, pattern: RegExp): RegExpMatchArray | undefined {
