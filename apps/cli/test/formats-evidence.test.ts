@@ -149,18 +149,25 @@ describe("returnlint init writes one config for check, scan and standard input o
   });
 });
 
-describe("the handoff rule's sorryInventory option", () => {
-  it("turns the Lean-only sorry_inventory warning off, and a wrong value is a config error with exit 2", () => {
+describe("the handoff rule's sorryInventory option, set for handoffs alone", () => {
+  it("turns the Lean-only sorry_inventory warning off under formats.handoff, leaves console returns alone, and a wrong value or format is a config error with exit 2", () => {
     const root = project({ ...onDisk, [`${task}/.orchestrator-handoff.json`]: handoff() });
     const warned = returnlint(["check", `${task}/.orchestrator-handoff.json`], { cwd: root });
     expect(warned.stdout).toContain("[WARN] Handoff has no sorry_inventory\n");
-    writeFileSync(path.join(root, "returnlint.config.yaml"), 'preset: handoff\nrules:\n  handoff: [error, { sorryInventory: "off" }]\n');
+    expect(returnlint(["init"], { cwd: root }).status).toBe(0);
+    const config = path.join(root, "returnlint.config.yaml");
+    writeFileSync(config, readFileSync(config, "utf8").replace(/^formats: \{\}$/m, 'formats:\n  handoff:\n    rules:\n      handoff: [error, { sorryInventory: "off" }]'));
     const quiet = returnlint(["check", `${task}/.orchestrator-handoff.json`, "--format", "json"], { cwd: root });
     expect(verdictOf(quiet)).toEqual({ exit: 0, format: "handoff", phantom: false, findings: [] });
-    writeFileSync(path.join(root, "returnlint.config.yaml"), 'preset: handoff\nrules:\n  handoff: [error, { sorryInventory: "error" }]\n');
+    // A console return is no handoff: the handoff rule does not run on it.
+    const console = { status: "completed", summary: "Ported the timeline.", artifacts: [{ type: "implementation", path: sourceFile, summary: "Port" }], metadata: agentMetadata };
+    expect(verdictOf(returnlint(["check", "-", "--format", "json"], { cwd: root, input: JSON.stringify(console) }))).toEqual({ exit: 0, format: "v7", phantom: false, findings: [] });
+
+    writeFileSync(config, 'formats:\n  handof:\n    rules:\n      handoff: [error, { sorryInventory: "error" }]\n');
     const wrong = returnlint(["check", `${task}/.orchestrator-handoff.json`], { cwd: root });
     expect(wrong.status).toBe(2);
-    expect(wrong.stderr).toContain("sorryInventory");
+    expect(wrong.stderr).toContain('formats.handof: "handof" is not a return format; the formats are v5, v7, metadata-file, handoff, multi-task (did you mean "handoff"?)');
+    expect(wrong.stderr).toContain('formats.handof.rules.handoff[1].sorryInventory: must be one of "warn", "off"; received "error"');
     expect(wrong.stderr).not.toMatch(/^\s+at /m);
   });
 });

@@ -309,6 +309,13 @@ preset: ${preset}
 # "returnlint explain RULE" documents one and its options.
 rules: {}
 
+# Per return format: rules over its preset, for the returns in that format
+# only. For example, in a project whose work leaves no Lean "sorry" to list:
+#   handoff:
+#     rules:
+#       handoff: [error, { sorryInventory: "off" }]
+formats: {}
+
 # Per orchestrator command: a preset and rules of its own, over the ones above.
 # The command is what "returnlint check --command NAME" names; research wants
 # "researched", plan and revise "planned", implement "implemented" from the
