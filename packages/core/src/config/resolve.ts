@@ -108,7 +108,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       const guess = closest(name, FORMAT_NAMES);
       problems.push(`${displayPath(["formats", name])}: "${name}" is not a return format; the formats are ${FORMAT_NAMES.join(", ")}${guess === undefined ? "" : ` (did you mean "${guess}"?)`}`);
     }
-    for (const [id, entry] of Object.entries(format?.rules ?? {})) entries.push({ where: ["formats", name, "rules", id], id, entry, bases: [base] });
+    for (const [id, entry] of Object.entries(format.rules ?? {})) entries.push({ where: ["formats", name, "rules", id], id, entry, bases: [base] });
   }
 
   for (const { where, id, entry, bases } of entries) {
