@@ -129,8 +129,8 @@ function caseOf(kind: number, n: number, root: string): Case {
     case 12:
       return { kind: "handoff, its artifact there", file: handoffFile, files: { [`specs/${task}/summaries/done.md`]: "# Done\n", [handoffFile]: handoff }, expected: { ok: true, phantom: false } };
     case 13:
-      // The handoff preset checks no artifacts (the format as the projects' own validator knows it), yet the claim is phantom work.
-      return { kind: "handoff, its artifact missing", file: handoffFile, files: { [handoffFile]: handoff }, expected: { ok: true, phantom: true } };
+      // The handoff preset checks the artifacts a handoff lists, like any return's: a missing one fails it, and is phantom work.
+      return { kind: "handoff, its artifact missing", file: handoffFile, files: { [handoffFile]: handoff }, expected: { ok: false, phantom: true } };
     default:
       return {
         kind: n % 2 === 0 ? "multi-task, tasks completed" : "multi-task, none completed",

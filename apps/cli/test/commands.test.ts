@@ -146,21 +146,21 @@ describe("returnlint print-config", () => {
 });
 
 describe("returnlint init", () => {
-  it("off a terminal asks nothing: metadata-file when specs/ holds metadata files, and the file it writes loads and checks", () => {
+  it("off a terminal asks nothing: auto when specs/ holds metadata files, and the file it writes loads and checks", () => {
     const root = project({ "specs/1_a/.return-meta.json": research, "specs/1_a/reports/research-001.md": "# Report\n" });
     const run = returnlint(["init"], { cwd: root });
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(
-      "Wrote returnlint.config.yaml with the metadata-file preset (found specs/1_a/.return-meta.json).\n" +
+      "Wrote returnlint.config.yaml with the auto preset (found specs/1_a/.return-meta.json: each return is checked in the format its file's name, else its fields, say).\n" +
         "Next: returnlint check RETURN --command research   (or: returnlint print-config --command research)\n",
     );
     const written = readFileSync(path.join(root, "returnlint.config.yaml"), "utf8");
-    expect(written).toMatch(/^preset: metadata-file$/m);
+    expect(written).toMatch(/^preset: auto$/m);
     expect(written.split("\n")[1]).toBe("# returnlint configuration: https://github.com/returnlint/returnlint#configuration");
     const checked = returnlint(["check", "--task", "1", "--command", "research", "--session-id", "sess_1"], { cwd: root });
     expect(checked.stdout).toContain("[INFO] Checking specs/1_a/.return-meta.json (task 1): metadata-file return");
     expect(checked.status).toBe(0);
-    expect(JSON.parse(returnlint(["print-config", "--command", "plan"], { cwd: root }).stdout)).toMatchObject({ preset: "metadata-file" });
+    expect(JSON.parse(returnlint(["print-config", "--command", "plan"], { cwd: root }).stdout)).toMatchObject({ preset: "auto" });
   });
 
   it("picks auto when specs/ holds a multi-task return beside the metadata files, which then checks each in its own format", () => {
@@ -172,7 +172,7 @@ describe("returnlint init", () => {
       });
       const run = returnlint(["init"], { cwd: root });
       expect(run.status).toBe(0);
-      expect(run.stdout).toContain(`with the auto preset (found ${file}, a multi-task return: auto checks it and each task's metadata file in its own format)`);
+      expect(run.stdout).toContain(`with the auto preset (found ${file} and specs/1_a/.return-meta.json: each return is checked in the format its file's name, else its fields, say)`);
       expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toMatch(/^preset: auto$/m);
       const scanned = JSON.parse(returnlint(["scan", "--format", "json"], { cwd: root }).stdout) as { source: string; format: string; ok: boolean }[];
       expect(scanned.map((report) => [report.source, report.format, report.ok]).sort()).toEqual([[file, "multi-task", true], ["specs/1_a/.return-meta.json", "metadata-file", true]].sort());

@@ -118,16 +118,19 @@ describe("the metadata file's added fields on disk", () => {
     ]);
   });
 
-  it("init, off a terminal, picks handoff, auto or metadata-file from the files under specs/, archived ones included", () => {
+  it("init, off a terminal, picks auto from the return files under specs/, archived ones included", () => {
     const handoff = { status: "implemented", phases_completed: 2, phases_total: 2, blockers: null, sorry_inventory: [] };
+    const said = "each return is checked in the format its file's name, else its fields, say";
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ "specs/archive/0007_add_cache/.orchestrator-handoff.json": handoff }, "handoff", "found specs/archive/0007_add_cache/.orchestrator-handoff.json"],
+      [{ "specs/archive/0007_add_cache/.orchestrator-handoff.json": handoff }, "auto", `found specs/archive/0007_add_cache/.orchestrator-handoff.json: ${said}`],
       [
         { "specs/042_prove_lemma/.orchestrator-handoff.json": handoff, "specs/archive/0007_add_cache/.return-meta.json": partial() },
         "auto",
-        "found specs/archive/0007_add_cache/.return-meta.json and specs/042_prove_lemma/.orchestrator-handoff.json",
+        `found specs/archive/0007_add_cache/.return-meta.json and specs/042_prove_lemma/.orchestrator-handoff.json: ${said}`,
       ],
-      [{ "specs/archive/0007_add_cache/.return-meta.json": partial() }, "metadata-file", "found specs/archive/0007_add_cache/.return-meta.json"],
+      [{ "specs/archive/0007_add_cache/.return-meta.json": partial() }, "auto", `found specs/archive/0007_add_cache/.return-meta.json: ${said}`],
+      [{ "specs/42_x/handoffs/phase-2.json": handoff }, "auto", `found specs/42_x/handoffs/*.json: ${said}`],
+      [{ "specs/42_x/reports/research-001.md": "# Report\n" }, "v7", "no return files under specs/: console returns"],
     ];
     for (const [files, preset, why] of cases) {
       const root = project(files);

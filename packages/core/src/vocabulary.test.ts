@@ -64,4 +64,15 @@ describe("the format module", () => {
     expect(detectFormat({ status: "completed", session_id: "s" }, "specs/1_x/.return-meta.json")).toEqual({ format: "metadata-file", reason: "read from specs/1_x/.return-meta.json" });
     expect(detectFormat({ status: "completed", session_id: "s" }).format).toBe("v5");
   });
+
+  it("a return of no known file name is in the format its own fields say, before any console default", () => {
+    const handoff = { status: "implemented", phases_completed: 3, phases_total: 3, blockers: [], artifacts: [] };
+    expect(detectFormat(handoff)).toEqual({ format: "handoff", reason: "it has blockers and phases_total at the top level, as handoffs do" });
+    expect(detectFormat({ status: "partial", continuation_context: "Resume at phase 2" })).toEqual({ format: "handoff", reason: "it has continuation_context, which only handoffs carry" });
+    // A metadata file keeps its phase counts at the top level, and its blockers under partial_progress.
+    expect(detectFormat({ status: "blocked", phases_completed: 1, phases_total: 4, partial_progress: { blockers: ["x"] } }).format).toBe("metadata-file");
+    const completedMetadataFile = { status: "completed", started_at: "2026-01-28T10:30:00Z", completion_data: { completion_summary: "Done." }, artifacts: [], metadata: { session_id: "sess_1" } };
+    expect(detectFormat(completedMetadataFile)).toEqual({ format: "metadata-file", reason: "it has completion_data, which only metadata files carry" });
+    expect(detectFormat({ status: "completed", summary: "Done.", artifacts: [], metadata: { session_id: "sess_1" } }).format).toBe("v7");
+  });
 });

@@ -1,4 +1,4 @@
-import type { FormatName } from "./types.js";
+import type { FormatName, JsonObject } from "./types.js";
 import { isObject } from "./pointer.js";
 
 // Everything returnlint knows about the return formats, in one place: which formats there are,
@@ -142,6 +142,9 @@ export interface Detection {
 /** Statuses only the legacy vocabulary has: a return that uses one is a console return (v5 or v7). */
 const LEGACY_ONLY: readonly string[] = ["completed"];
 
+/** Fields the handoff contract defines (docs/formats-handoff.md) and no other format has at the top level. */
+const HANDOFF_FIELDS = ["continuation_path", "continuation_context"] as const;
+
 /** Fields return-metadata-file.md defines and the console formats do not. */
 const METADATA_FILE_FIELDS = ["partial_progress", "completion_data", "started_at"] as const;
 
@@ -151,46 +154,63 @@ function baseName(file: string): string {
 }
 
 /**
- * Which format one return is written in (like Spectral's `formats`), and why,
- * from the evidence in this order:
+ * Which format one return is written in (like Spectral's `formats`), and why, from the evidence
+ * in this order: the file's name, then the fields only one format has, then the statuses, and the
+ * console format last. The same bytes get the same format whether they come from their file or
+ * from standard input (`git show C:specs/…/.orchestrator-handoff.json | returnlint check -`):
  *
- * 1. it was read from a file (`check FILE`, `check --task`, `scan`): the format that file's name
- *    says (`formatOfFileName`: `.orchestrator-handoff.json`: handoff, `.return-meta-multi.json`:
- *    multi-task), else metadata-file; or `metadata.multi_task_mode` is true: multi-task (the
- *    return an orchestrator writes when it closes a batch);
- * 2. a contextual or early-metadata status (researched, planned, implemented, in_progress),
+ * 1. it was read from a return file (`check FILE`, `check --task`, `scan`, `audit`): the format
+ *    that file's name says (`formatOfFileName`: `.orchestrator-handoff.json`: handoff,
+ *    `.return-meta-multi.json`: multi-task), else metadata-file;
+ * 2. `metadata.multi_task_mode` is true: multi-task (the return an orchestrator writes when it
+ *    closes a batch);
+ * 3. a field only a handoff has at the top level (`continuation_path`, `continuation_context`),
+ *    or `blockers` beside `phases_total` (a metadata file keeps its phase counts and blockers
+ *    under `partial_progress`): handoff;
+ * 4. a contextual or early-metadata status (researched, planned, implemented, in_progress),
  *    which only the metadata-file vocabulary has: metadata-file, never v5;
- * 3. a status only the legacy vocabulary has (`completed`): v5 with a top-level
+ * 5. a field only the metadata-file schema has (`partial_progress`, `completion_data`,
+ *    `started_at`): metadata-file, whatever its status says (a metadata file that wrote
+ *    `completed` is a metadata file with a wrong status, not a console return);
+ * 6. a status only the legacy vocabulary has (`completed`): v5 with a top-level
  *    `session_id`, else v7, even when `summary` is missing (a console return that forgot it);
- * 4. a field only the metadata-file schema has (`partial_progress`, `completion_data`,
- *    `started_at`): metadata-file;
- * 5. no `summary` beside a `metadata` object: metadata-file (the only format where summary
+ * 7. no `summary` beside a `metadata` object: metadata-file (the only format where summary
  *    is optional);
- * 6. a top-level `session_id` (and none under `metadata`): v5;
- * 7. anything else: v7.
+ * 8. a top-level `session_id` (and none under `metadata`): v5;
+ * 9. anything else: v7.
  *
- * `source` names the file the return was read from, when it was.
+ * `source` names the return file the return was read from, when it was; a file of any other name
+ * is read like standard input, by its content.
  */
 export function detectFormat(value: unknown, source?: string): Detection {
   if (source !== undefined) return { format: formatOfFileName(baseName(source)) ?? "metadata-file", reason: `read from ${source}` };
   if (!isObject(value)) return { format: "v7", reason: "not a JSON object, checked as a console return" };
   const metadata = value.metadata;
   if (isObject(metadata) && metadata.multi_task_mode === true) return { format: "multi-task", reason: "metadata.multi_task_mode is true" };
+  const handoff = handoffEvidence(value);
+  if (handoff !== undefined) return { format: "handoff", reason: handoff };
   const topLevelSession = "session_id" in value && !(isObject(metadata) && "session_id" in metadata);
   const status = value.status;
   if (typeof status === "string" && (status === IN_PROGRESS || (CONTEXTUAL_SUCCESS as readonly string[]).includes(status))) {
     return { format: "metadata-file", reason: `status "${status}" is contextual` };
   }
+  const own = METADATA_FILE_FIELDS.find((field) => field in value);
+  if (own !== undefined) return { format: "metadata-file", reason: `it has ${own}, which only metadata files carry` };
   if (typeof status === "string" && LEGACY_ONLY.includes(status)) {
     return topLevelSession
       ? { format: "v5", reason: `status "${status}" is legacy and session_id is at the top level` }
       : { format: "v7", reason: `status "${status}" is legacy` };
   }
-  const own = METADATA_FILE_FIELDS.find((field) => field in value);
-  if (own !== undefined) return { format: "metadata-file", reason: `it has ${own}, which only metadata files carry` };
   if (!("summary" in value) && isObject(metadata)) {
     return { format: "metadata-file", reason: "no summary, which only metadata files may omit" };
   }
   if (topLevelSession) return { format: "v5", reason: "session_id is at the top level" };
   return { format: "v7", reason: "nothing marks it as v5 or a metadata file" };
+}
+
+/** Why a return's own fields make it a handoff (detectFormat, step 3), if they do. */
+function handoffEvidence(value: JsonObject): string | undefined {
+  const own = HANDOFF_FIELDS.find((field) => field in value);
+  if (own !== undefined) return `it has ${own}, which only handoffs carry`;
+  return "blockers" in value && "phases_total" in value ? "it has blockers and phases_total at the top level, as handoffs do" : undefined;
 }

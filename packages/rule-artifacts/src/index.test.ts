@@ -24,6 +24,7 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "a symlink that stays inside the root", input: completed("link.md"), files: { "real.md": "x", "link.md": { symlink: "real.md" } } },
     { name: "a ./ prefix and redundant segments", input: completed("./docs/../docs/a.md"), files: { "docs/a.md": "x" } },
     { name: "a missing list is required-fields' job", input: { status: "completed" } },
+    { name: "a finished handoff that lists no artifact of its own (requireArtifacts off)", input: { status: "implemented", artifacts: [] }, options: { requireArtifacts: false } },
     {
       name: "an artifact archived with its task: moved, not missing",
       input: { status: "researched", artifacts: [artifact("specs/25_x/reports/research-001.md")] },
@@ -68,6 +69,12 @@ new RuleTester({ describe, it }).run(rule, {
       name: "phantom work with a contextual status",
       input: { status: "implemented", artifacts: [] },
       errors: [{ messageId: "phantomWork", data: { status: "implemented" } }],
+    },
+    {
+      name: "requireArtifacts off still checks each artifact listed",
+      input: { status: "implemented", artifacts: [artifact("specs/42_x/summaries/implementation-summary.md")] },
+      options: { requireArtifacts: false },
+      errors: [{ messageId: "notFound", pointer: "/artifacts/0/path" }],
     },
     {
       name: "a missing artifact file (example 4)",

@@ -3,6 +3,8 @@ import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, MAX_QUO
 interface Options {
   /** Statuses that say the work is unfinished: their artifacts are not checked (subagent-return-validation.md: such work may have incomplete artifacts). */
   skipStatuses: string[];
+  /** A return that claims finished work lists at least one artifact: not a handoff, whose task's metadata file lists the task's. */
+  requireArtifacts: boolean;
 }
 
 const WRONG_PATH = "Verify {agent} writes artifacts to correct paths";
@@ -61,10 +63,15 @@ export default defineRule<Options>(docsUrl)({
           items: { type: "string" },
           description: "Statuses that say the work is unfinished; their artifacts are not checked on disk.",
         },
+        requireArtifacts: {
+          type: "boolean",
+          description:
+            "Whether a return that claims finished work must list an artifact (`phantomWork` when it lists none). The `handoff` preset turns it off: a handoff lists artifacts only when it has its own, the metadata file beside it lists the task's.",
+        },
       },
-      required: ["skipStatuses"],
+      required: ["skipStatuses", "requireArtifacts"],
     },
-    defaultOptions: { skipStatuses: ["partial", "failed", "blocked", "in_progress"] },
+    defaultOptions: { skipStatuses: ["partial", "failed", "blocked", "in_progress"], requireArtifacts: true },
     messages: {
       skipped: {
         text: "Skipping artifact validation (status={status})",
@@ -205,7 +212,7 @@ export default defineRule<Options>(docsUrl)({
     if (!Array.isArray(artifacts) || typeof status !== "string") return;
     const unfinished = context.options.skipStatuses.includes(status);
     if (artifacts.length === 0) {
-      if (isSuccessLike(status)) context.report({ messageId: "phantomWork", data: { status }, pointer: "/artifacts" });
+      if (isSuccessLike(status) && context.options.requireArtifacts) context.report({ messageId: "phantomWork", data: { status }, pointer: "/artifacts" });
       else if (unfinished) context.info({ messageId: "skipped", data: { status } });
       return;
     }

@@ -21,6 +21,7 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "blocked with a continuation file", input: handoff({ status: "blocked", continuation_context: null, continuation_path: notes, blockers: ["lake build fails"] }), files: { [notes]: "# Phase 3\n" } },
     { name: "blockers may be null", input: handoff({ blockers: null }) },
     { name: "blocked may have every phase counted", input: handoff({ status: "blocked", phases_completed: 5 }) },
+    { name: "no sorry_inventory where the project has no sorry placeholders", input: without("sorry_inventory"), options: { sorryInventory: "off" } },
     { name: "optional fields are free", input: handoff({ next_action_hint: "/implement 42", artifacts: [], summary: "Two phases done" }) },
   ],
   invalid: [

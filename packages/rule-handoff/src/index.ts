@@ -1,5 +1,10 @@
 import { FILE_PROBLEM_REASON, defineRule, docsUrl, receivedValue as received } from "@returnlint/core";
 
+interface Options {
+  /** A handoff with no sorry_inventory: a Lean project's placeholders, nothing in a project that has none. */
+  sorryInventory: "warn" | "off";
+}
+
 /** The statuses an orchestrator handoff may carry (the wrap-up contract). */
 const STATUSES = ["implemented", "partial", "blocked"] as const;
 /** Present and not null; `blockers` must be present but may be null or []. */
@@ -14,13 +19,24 @@ function isSet(value: unknown): boolean {
 }
 
 /** An orchestrator handoff (`specs/{NNN}_{SLUG}/.orchestrator-handoff.json`) lets the next session resume the work. */
-export default defineRule(docsUrl)({
+export default defineRule<Options>(docsUrl)({
   id: "handoff",
   meta: {
     description:
       "An orchestrator handoff follows the wrap-up contract: status, phase counts and blockers present, a way to continue when partial or blocked, a continuation path that exists.",
-    schema: { type: "object", additionalProperties: false },
-    defaultOptions: {},
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        sorryInventory: {
+          enum: ["warn", "off"],
+          description:
+            "How a handoff with no `sorry_inventory` is reported: `warn`, or `off` in a project whose work leaves no `sorry` placeholders to list (anything but Lean).",
+        },
+      },
+      required: ["sorryInventory"],
+    },
+    defaultOptions: { sorryInventory: "warn" },
     messages: {
       handoffValid: { text: "Handoff is complete: status {status}, {completed} of {total} phases" },
       missingField: {
@@ -123,7 +139,7 @@ export default defineRule(docsUrl)({
         report({ messageId: "completedOverTotal", data: { completed, total }, pointer: "/phases_completed", level: "warn" });
       }
     }
-    if (!("sorry_inventory" in handoff)) report({ messageId: "missingSorryInventory", pointer: "/sorry_inventory", level: "warn" });
+    if (context.options.sorryInventory === "warn" && !("sorry_inventory" in handoff)) report({ messageId: "missingSorryInventory", pointer: "/sorry_inventory", level: "warn" });
 
     const continuation = handoff.continuation_path;
     if (typeof continuation === "string") {

@@ -31,7 +31,7 @@ export default defineRule(docsUrl)({
   id: "multi-task",
   meta: {
     description:
-      "A multi-task return agrees with itself: a batch with failed tasks is partial, a completed batch finished at least one task, every entry names a task once, a paused batch says how to resume.",
+      "A multi-task return agrees with itself: a batch with failed tasks is partial, a completed batch finished at least one task, every entry names a task once.",
     schema: { type: "object", additionalProperties: false },
     defaultOptions: {},
     messages: {
@@ -95,12 +95,6 @@ export default defineRule(docsUrl)({
         detail: "Warning: paused_by_user says whether the user stopped the batch",
         recommendation: "Fix {subagent} to write paused_by_user as a boolean",
         reask: "paused_by_user is {received}; write true or false",
-      },
-      pausedWithoutHint: {
-        text: "Batch was paused by the user but gives no resume_hint",
-        detail: "Error: the next session reads metadata.resume_hint to know where to pick the batch up; it is {hint}",
-        recommendation: "Fix {subagent} to write resume_hint (the command that resumes the batch) when paused_by_user is true",
-        reask: "the user paused the batch but resume_hint is {hint}; write the command that resumes it",
       },
       pausedButSuccess: {
         text: 'Batch says "{status}" but metadata.paused_by_user is true',
@@ -190,9 +184,6 @@ export default defineRule(docsUrl)({
     }
     if (hint !== undefined && hint !== null && typeof hint !== "string") {
       report({ messageId: "resumeHintNotString", data: { received: received(hint) }, pointer: "/metadata/resume_hint", level: "warn" });
-    } else if (paused === true && (typeof hint !== "string" || hint.trim() === "")) {
-      const shown = hint === undefined ? "missing" : hint === null ? "null" : "empty";
-      report({ messageId: "pausedWithoutHint", data: { hint: shown }, pointer: "/metadata/resume_hint" });
     }
     if (paused === true && SUCCESS.includes(status)) {
       report({ messageId: "pausedButSuccess", data: { status: String(status) }, pointer: "/metadata/paused_by_user", level: "warn" });

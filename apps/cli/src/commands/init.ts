@@ -27,10 +27,11 @@ Options:
 
 Without --preset it asks on a terminal (Enter takes the suggestion; Ctrl-D
 stops and writes nothing); elsewhere it asks nothing and picks auto when specs/
-(or specs/.orchestration/) holds a multi-task return, .return-meta-multi*.json,
-metadata-file when specs/ (or specs/archive/) holds .return-meta.json files,
-handoff when it holds .orchestrator-handoff.json files, auto when it holds
-both, v7 otherwise.
+(specs/archive/ and specs/.orchestration/ included) holds return files:
+.return-meta.json, .orchestrator-handoff.json or handoffs/*.json in a task
+folder, .return-meta-multi*.json. Under auto each return is checked in the
+format its file's name says, else the one its fields say, so that one config
+serves check, scan, audit and the hook. It picks v7 otherwise.
 
 Exit codes: 0 written, 2 a config exists, init was stopped, or usage error.
 `;
@@ -156,10 +157,11 @@ function existingConfig(cwd: string): string | undefined {
 }
 
 /**
- * auto when an orchestrator writes multi-task returns beside the task folders' metadata files (two
- * formats in one specs/); metadata-file when the project already has metadata files, auto when it
- * has orchestrator handoffs beside them (each file's name then picks its preset), handoff when it
- * has only those; v7, the current console format, otherwise. Archived tasks (specs/archive/) count.
+ * auto when specs/ holds return files of any kind (archived tasks in specs/archive/ count): a
+ * project that writes metadata files, handoffs or multi-task returns has its console returns
+ * beside them (the hook, standard input), and under auto each return is checked in the format its
+ * file's name says, else the one its fields say, so that one config serves check, scan, audit and
+ * the hook. v7, the current console format, otherwise.
  */
 function detect(cwd: string): { preset: PresetName; why: string } {
   const specs = path.join(cwd, SPECS_DIR);
@@ -172,24 +174,24 @@ function detect(cwd: string): { preset: PresetName; why: string } {
   const batch = [...folders.map((name) => `specs/${name}`), ...listed(path.join(specs, ".orchestration")).map((name) => `specs/.orchestration/${name}`)]
     .sort()
     .find((file) => formatOfFileName(path.basename(file)) === "multi-task");
-  if (batch !== undefined) return { preset: "auto", why: `found ${batch}, a multi-task return: auto checks it and each task's metadata file in its own format` };
-  if (folders.includes(ARCHIVE_DIR)) {
-    try {
-      folders.push(...readdirSync(path.join(specs, ARCHIVE_DIR)).sort().map((folder) => `${ARCHIVE_DIR}/${folder}`));
-    } catch {
-      // specs/archive is not a folder: nothing archived to look at.
-    }
-  }
+  if (folders.includes(ARCHIVE_DIR)) folders.push(...listed(path.join(specs, ARCHIVE_DIR)).sort().map((folder) => `${ARCHIVE_DIR}/${folder}`));
   const first = (name: string) => folders.find((folder) => existsSync(path.join(specs, folder, name)));
   const withMetadata = first(METADATA_FILE);
+  // Handoffs are written as the task folder's .orchestrator-handoff.json, or as JSON files in its handoffs/ folder.
   const withHandoff = first(HANDOFF_FILE);
-  if (withMetadata !== undefined && withHandoff !== undefined) {
-    return { preset: "auto", why: `found specs/${withMetadata}/.return-meta.json and specs/${withHandoff}/.orchestrator-handoff.json` };
-  }
-  if (withHandoff !== undefined) return { preset: "handoff", why: `found specs/${withHandoff}/.orchestrator-handoff.json` };
-  return withMetadata === undefined
-    ? { preset: "v7", why: "no .return-meta.json under specs/: console returns" }
-    : { preset: "metadata-file", why: `found specs/${withMetadata}/.return-meta.json` };
+  const handoffsFolder = withHandoff === undefined ? folders.find((folder) => listed(path.join(specs, folder, "handoffs")).some((name) => name.endsWith(".json"))) : undefined;
+  const found = [
+    batch,
+    withMetadata === undefined ? undefined : `specs/${withMetadata}/${METADATA_FILE}`,
+    withHandoff === undefined ? undefined : `specs/${withHandoff}/${HANDOFF_FILE}`,
+    handoffsFolder === undefined ? undefined : `specs/${handoffsFolder}/handoffs/*.json`,
+  ].filter((file) => file !== undefined);
+  if (found.length === 0) return { preset: "v7", why: "no return files under specs/: console returns" };
+  return { preset: "auto", why: `found ${andList(found)}: each return is checked in the format its file's name, else its fields, say` };
+}
+
+function andList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1) ?? ""}`;
 }
 
 function listed(dir: string): string[] {
@@ -290,18 +292,29 @@ function template(preset: PresetName, perCommand: Readonly<Record<string, Preset
 #   metadata-file  ${PRESETS["metadata-file"]}
 #   handoff        ${PRESETS.handoff}
 #   multi-task     ${PRESETS["multi-task"]}
-#   auto           detect the format of each return: a .orchestrator-handoff.json
-#                  file is handoff; a .return-meta-multi*.json file, or
-#                  metadata.multi_task_mode true, is multi-task; a
-#                  .return-meta.json file, or a contextual status, is
+#   auto           detect the format of each return, by its file's name, else
+#                  by its fields: .orchestrator-handoff.json, or continuation_*
+#                  or blockers beside phases_total, is handoff;
+#                  .return-meta-multi*.json, or metadata.multi_task_mode true,
+#                  is multi-task; .return-meta.json, a contextual status, or
+#                  completion_data, started_at, partial_progress is
 #                  metadata-file; a top-level session_id is v5; anything else v7
 preset: ${preset}
 
-# Rules over the preset, for every command. A rule is off, warn or error, or
-# [severity, { options }]. "returnlint rules" lists every rule with the severity
-# each preset gives it; "returnlint explain RULE" documents one and its options.
-rules:
-  summary-length: [warn, { maxChars: 400 }]
+# Rules over the preset, for every command and every format (each preset already
+# runs the rules its format needs: a rule named here runs on every return). A
+# rule is off, warn or error, or [severity, { options }], e.g.
+#   summary-length: [warn, { maxChars: 600 }]
+# "returnlint rules" lists every rule with the severity each preset gives it;
+# "returnlint explain RULE" documents one and its options.
+rules: {}
+
+# Per return format: rules over its preset, for the returns in that format
+# only. For example, in a project whose work leaves no Lean "sorry" to list:
+#   handoff:
+#     rules:
+#       handoff: [error, { sorryInventory: "off" }]
+formats: {}
 
 # Per orchestrator command: a preset and rules of its own, over the ones above.
 # The command is what "returnlint check --command NAME" names; research wants

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
 import { isObject } from "../pointer.js";
+import { closest } from "../suggest.js";
+import { FORMAT_NAMES } from "../vocabulary.js";
 import { DEFAULT_MODULE_TIMEOUT_MS } from "./modules.js";
 import type { Importer } from "./import-file.js";
 import { findConfig, readConfig } from "./load.js";
@@ -100,6 +102,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   for (const [id, entry] of Object.entries(config.rules ?? {})) entries.push({ where: ["rules", id], id, entry, bases: [base] });
   for (const [name, command] of Object.entries(config.commands ?? {})) {
     for (const [id, entry] of Object.entries(command.rules ?? {})) entries.push({ where: ["commands", name, "rules", id], id, entry, bases: [base] });
+  }
+  for (const [name, format] of Object.entries(config.formats ?? {})) {
+    if (!(FORMAT_NAMES as readonly string[]).includes(name)) {
+      const guess = closest(name, FORMAT_NAMES);
+      problems.push(`${displayPath(["formats", name])}: "${name}" is not a return format; the formats are ${FORMAT_NAMES.join(", ")}${guess === undefined ? "" : ` (did you mean "${guess}"?)`}`);
+    }
+    for (const [id, entry] of Object.entries(format.rules ?? {})) entries.push({ where: ["formats", name, "rules", id], id, entry, bases: [base] });
   }
 
   for (const { where, id, entry, bases } of entries) {

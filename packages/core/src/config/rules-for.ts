@@ -93,9 +93,10 @@ function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, 
   const preset = format !== undefined ? loaded.builtinPresets.get(format) : loaded.presets.get(presetName);
   if (preset === undefined) throw new ReturnlintError("PRESET_NOT_FOUND", `unknown preset "${presetName}"`);
 
-  // Later layers override severity and merge options; the first mention fixes the order.
+  // Later layers override severity and merge options; the first mention fixes the order. The
+  // format's rules apply to its returns alone, the command's to its returns in any format.
   const merged = new Map<string, { severity: Severity; options: Record<string, unknown> }>();
-  for (const layer of [preset.rules, loaded.config.rules ?? {}, command?.rules ?? {}]) {
+  for (const layer of [preset.rules, loaded.config.rules ?? {}, loaded.config.formats?.[preset.format]?.rules ?? {}, command?.rules ?? {}]) {
     for (const [id, entry] of Object.entries(layer)) {
       const [severity, options] = Array.isArray(entry) ? (entry as readonly [Severity, Record<string, unknown>?]) : [entry as Severity];
       merged.set(id, { severity, options: { ...merged.get(id)?.options, ...options } });

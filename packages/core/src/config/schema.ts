@@ -8,12 +8,18 @@ export interface CommandConfig {
   readonly rules?: Readonly<Record<string, RuleEntry>>;
 }
 
+export interface FormatConfig {
+  readonly rules?: Readonly<Record<string, RuleEntry>>;
+}
+
 /** The shape of `returnlint.config.*` (README.md, "Configuration"). */
 export interface Config {
   readonly $schema?: string;
   readonly preset?: string;
   readonly rules?: Readonly<Record<string, RuleEntry>>;
   readonly commands?: Readonly<Record<string, CommandConfig>>;
+  /** Per return format: rules over its preset, for the returns in that format only (a handoff's options, off for console returns). */
+  readonly formats?: Readonly<Partial<Record<FormatName, FormatConfig>>>;
   /** Subagent name (`agent_type`) → the command its returns answer, for hosts that name the agent, not the command. */
   readonly agents?: Readonly<Record<string, string>>;
 }
@@ -73,6 +79,11 @@ export const configSchema: JsonSchema = {
         properties: { preset, rules },
       },
     },
+    formats: {
+      type: "object",
+      description: "Per return format (v5, v7, metadata-file, handoff, multi-task): rules applied to the returns in that format only, after the top-level rules.",
+      additionalProperties: { type: "object", additionalProperties: false, properties: { rules } },
+    },
     agents: {
       type: "object",
       description: "Subagent name (the hook payload's agent_type) → the command its returns answer, e.g. lean-research-agent → research.",
@@ -125,10 +136,16 @@ export function editorSchema(builtins: Iterable<AnyRule>): JsonSchema {
         properties: Object.fromEntries(KNOWN_COMMANDS.map((name) => [name, command])),
         additionalProperties: command,
       },
+      formats: {
+        ...base.formats,
+        properties: Object.fromEntries(FORMAT_NAMES.map((name) => [name, { $ref: "#/$defs/format" }])),
+        additionalProperties: false,
+      },
     },
     $defs: {
       rules: { ...rules, properties },
       command: { type: "object", additionalProperties: false, properties: { preset: presetName, rules: { $ref: "#/$defs/rules" } } },
+      format: { type: "object", additionalProperties: false, properties: { rules: { $ref: "#/$defs/rules" } } },
     },
   };
 }

@@ -17,7 +17,7 @@ export async function checkShape(value: unknown, precompiled: SchemaValidator | 
   const problems: string[] = [];
   const bad = new Set<string>();
   for (const error of errors) {
-    const entryPath = /^(?:\/commands\/[^/]+)?\/rules\/[^/]+/.exec(error.instancePath)?.[0];
+    const entryPath = /^(?:\/(?:commands|formats)\/[^/]+)?\/rules\/[^/]+/.exec(error.instancePath)?.[0];
     if (entryPath === undefined) {
       problems.push(describeAjvError(error, value, configSchema, []));
       bad.add(error.instancePath);
@@ -52,11 +52,11 @@ function usablePart(value: Record<string, unknown>, pointer: string, bad: Readon
   return usable;
 }
 
-/** The maps of a config: rules, commands, each command, its rules, and agents. */
+/** The maps of a config: rules, commands and formats, each command or format, its rules, and agents. */
 function descends(pointer: string, key: string): boolean {
-  if (pointer === "") return key === "rules" || key === "commands" || key === "agents";
-  if (pointer === "/commands") return true;
-  return key === "rules" && /^\/commands\/[^/]+$/.test(pointer);
+  if (pointer === "") return key === "rules" || key === "commands" || key === "formats" || key === "agents";
+  if (pointer === "/commands" || pointer === "/formats") return true;
+  return key === "rules" && /^\/(?:commands|formats)\/[^/]+$/.test(pointer);
 }
 
 function describeRuleEntry(pointer: string, config: Record<string, unknown>): string {
