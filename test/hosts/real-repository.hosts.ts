@@ -103,7 +103,8 @@ describe.skipIf(!haveBundle(NAME))(`${NAME}, cloned from ../shared/repos, end to
 
   it("an agent whose metadata names a report it never wrote is blocked once, told which file, and passes when it writes it", async () => {
     const root = adopted();
-    const agent = agents.find((candidate) => candidate.command === "research") ?? (agents[0] as RealAgent);
+    const agent = agents.find((candidate) => candidate.command === "research");
+    if (agent === undefined) throw new Error("the hook fires for no research agent");
     const task = taskFor(root, agent, 0);
     server.play(phantomThenFixed(root, agent, task));
     const run = await claude(root);
