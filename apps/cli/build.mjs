@@ -9,7 +9,8 @@
 //   for a config file, the custom rules' thread);
 // - config-schema.mjs: dist/config.schema.json, for editors;
 // - bin.mjs: the bin, its ESM twin, and the V8 code cache a training run makes;
-// - types.mjs: dist/types/ made self-contained (the package installs with no dependencies).
+// - types.mjs: dist/types/ made self-contained (the package installs with no dependencies);
+// - vendor.mjs: dist/returnlint-vendored.cjs, the whole CLI in one file, for `init claude --vendor`.
 //
 // Each module swap is an esbuild plugin from swap-module.mjs, which fails the build when the
 // module it replaces moved instead of bundling the original without a word.
@@ -20,6 +21,7 @@ import { chartLibrary } from "./build/chart-library.mjs";
 import { writeConfigSchema } from "./build/config-schema.mjs";
 import { ruleDocs } from "./build/rule-docs.mjs";
 import { bundleTypes } from "./build/types.mjs";
+import { writeVendored } from "./build/vendor.mjs";
 import { builtinRules } from "./build/rules.mjs";
 import { precompiledValidators } from "./build/validators.mjs";
 
@@ -44,3 +46,4 @@ await bundle({
 writeConfigSchema(dist, rules);
 bundleTypes(cli);
 trainCodeCache(cli, dist, writeBin(cli, dist));
+writeVendored(cli, dist);
