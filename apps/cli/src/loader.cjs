@@ -120,9 +120,8 @@ const VENDORED_CACHE =
 /** The vendored copy's files compiled without a usable cache this run: their caches are written when the process exits. */
 const uncached = [];
 
-/** A file of the vendored copy compiled from EMBEDDED, with the code cache an earlier run on this machine wrote. */
-function compileEmbedded(file) {
-  const name = path.relative(__dirname, file);
+/** The text of one of the vendored copy's files (`cli.cjs`, `chunks/NAME.cjs`), read from its comment lines in this file. */
+function embeddedText(name) {
   const where = EMBEDDED[name];
   if (where === undefined) throw new Error(`${name} is not part of this copy of returnlint`);
   const [offset, length] = where;
@@ -137,7 +136,13 @@ function compileEmbedded(file) {
     closeSync(self);
   }
   // Its lines are comments: "//" after every line feed (build/vendor.mjs).
-  const text = (isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")).replaceAll("\n//", "\n");
+  return (isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")).replaceAll("\n//", "\n");
+}
+
+/** A file of the vendored copy compiled from EMBEDDED, with the code cache an earlier run on this machine wrote. */
+function compileEmbedded(file) {
+  const name = path.relative(__dirname, file);
+  const text = embeddedText(name);
   const cacheFile = path.join(VENDORED_CACHE, `${name.replace("/", "-")}.cache`);
   const cache = openedIfThere(cacheFile);
   let cachedData;
@@ -242,7 +247,13 @@ function codeCaches() {
 // this file and runs the CLI several times in one process: the caches hold every function those runs
 // compiled. Required any other way (dist/returnlint.js) or run, it is the CLI.
 if (ruleThread) {
-  host.requireChunk("rule-worker");
+  // Compiled as Node compiles a module, not through node:vm: the thread imports the custom rules
+  // with import(), which only a module Node compiled has.
+  const { Module } = builtin("node:module");
+  const worker = new Module(__filename, module);
+  worker.filename = __filename;
+  worker.paths = module.paths;
+  worker._compile(embeddedText("chunks/rule-worker.cjs"), __filename);
 } else if (process.env.RETURNLINT_CODE_CACHE_RUNS !== undefined && require.main !== module) {
   module.exports = { run: runCli, codeCaches };
 } else {
