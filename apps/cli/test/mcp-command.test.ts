@@ -9,7 +9,10 @@ import { BIN, project, REPO, STACK_FRAME } from "./helpers.js";
 const initialize = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } } })}\n`;
 
 function mcp(cwd: string, bin = BIN) {
-  const run = spawnSync(process.execPath, [bin, "mcp"], { cwd, input: initialize, encoding: "utf8", timeout: 30_000, env: { ...process.env, NO_COLOR: "1" } });
+  // Without the NODE_PATH that pnpm gives the tests (the workspace's hoisted packages): a user's environment.
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
+  delete env.NODE_PATH;
+  const run = spawnSync(process.execPath, [bin, "mcp"], { cwd, input: initialize, encoding: "utf8", timeout: 30_000, env });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
