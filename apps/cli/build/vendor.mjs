@@ -47,5 +47,9 @@ export function writeVendored(cli, dist) {
   }
   const text = header(offsets);
   if (Buffer.byteLength(text, "utf8") !== start) throw new Error("the vendored copy's header changed length with its offsets");
+  // One non-ASCII character would make Node read the whole file as a two-byte string, twice the
+  // bytes for V8 to scan at every start: esbuild writes ASCII, and so must the loader.
+  const nonAscii = /[^\x00-\x7f]/.exec(text) ?? bodies.map((body) => /[^\x00-\x7f]/.exec(body.toString("latin1"))).find((found) => found !== null);
+  if (nonAscii !== undefined && nonAscii !== null) throw new Error(`the vendored copy would not be ASCII: ${JSON.stringify(nonAscii[0])} (src/loader.cjs or a chunk)`);
   writeFileSync(new URL("returnlint-vendored.cjs", dist), Buffer.concat([Buffer.from(text, "utf8"), ...bodies.flatMap((body) => [body, Buffer.from("\n")])]), { mode: 0o644 });
 }

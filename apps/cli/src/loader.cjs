@@ -116,7 +116,13 @@ const CHUNK_REQUIRE = /^\.\/(?:chunks\/)?([\w-]+)\.cjs$/;
  * architecture, in the user's cache folder (XDG_CACHE_HOME, else ~/.cache), readable by the user alone.
  */
 const VENDORED_CACHE =
-  EMBEDDED === null ? undefined : path.join(process.env.XDG_CACHE_HOME || path.join(builtin("node:os").homedir(), ".cache"), "returnlint", `${EMBEDDED_ID}-${process.version}-${process.arch}`);
+  EMBEDDED === null
+    ? undefined
+    : path.join(
+        process.env.XDG_CACHE_HOME || path.join(process.env.HOME || builtin("node:os").homedir(), ".cache"),
+        "returnlint",
+        `${EMBEDDED_ID}-${process.version}-${process.arch}`,
+      );
 /** The vendored copy's files compiled without a usable cache this run: their caches are written when the process exits. */
 const uncached = [];
 
@@ -179,7 +185,7 @@ function writeVendoredCaches() {
 }
 
 /**
- * The require a compiled file gets: built-in modules (`node:…`, as the bundles write them) from
+ * The require a compiled file gets: built-in modules (`node:...`, as the bundles write them) from
  * `builtin`; the bundle's chunks through `host.requireChunk` (compiled with their code caches, or
  * from EMBEDDED); anything else through this module's require.
  */
@@ -215,15 +221,36 @@ const host = {
   },
 };
 // Custom rules run in a thread of their own, from the bundled copy of core's rule thread (core's
-// isolation.ts); the vendored copy, which has no file beside it, is its own rule thread.
-globalThis[Symbol.for("returnlint.ruleWorker")] = EMBEDDED === null ? path.join(__dirname, "chunks", "rule-worker.cjs") : __filename;
+// isolation.ts), read when a config first names a custom rule. The vendored copy has no file beside
+// it: it writes its rule thread's script into its cache folder then, and hands that file.
+if (EMBEDDED === null) {
+  globalThis[Symbol.for("returnlint.ruleWorker")] = path.join(__dirname, "chunks", "rule-worker.cjs");
+} else {
+  Object.defineProperty(globalThis, Symbol.for("returnlint.ruleWorker"), { get: vendoredRuleWorker, configurable: true });
+}
 // `returnlint init claude --vendor` copies this returnlint in one file into a project.
 globalThis[Symbol.for("returnlint.selfContained")] = SELF_CONTAINED;
-const ruleThread = EMBEDDED !== null && !builtin("node:worker_threads").isMainThread;
+
+/** The vendored copy's rule thread as a file in its cache folder (written whole, once); undefined when it cannot be written. */
+function vendoredRuleWorker() {
+  const { existsSync, mkdirSync, renameSync, writeFileSync } = builtin("node:fs");
+  const file = path.join(VENDORED_CACHE, "rule-worker.cjs");
+  try {
+    if (!existsSync(file)) {
+      mkdirSync(VENDORED_CACHE, { recursive: true, mode: 0o700 });
+      const temporary = `${file}.${String(process.pid)}.tmp`;
+      writeFileSync(temporary, embeddedText("chunks/rule-worker.cjs"), { mode: 0o600 });
+      renameSync(temporary, file);
+    }
+    return file;
+  } catch {
+    return undefined;
+  }
+}
 
 const file = path.join(__dirname, "cli.cjs");
-/** The bundle, compiled (not in a rule thread); a broken install (the bundle missing or damaged) is said in one sentence, exit 2. */
-const script = ruleThread ? undefined : (() => {
+/** The bundle, compiled; a broken install (the bundle missing or damaged) is said in one sentence, exit 2. */
+const script = (() => {
   try {
     return compile(file);
   } catch (error) {
@@ -246,15 +273,7 @@ function codeCaches() {
 // The build's training (build/train-code-cache.cjs, which sets RETURNLINT_CODE_CACHE_RUNS) requires
 // this file and runs the CLI several times in one process: the caches hold every function those runs
 // compiled. Required any other way (dist/returnlint.js) or run, it is the CLI.
-if (ruleThread) {
-  // Compiled as Node compiles a module, not through node:vm: the thread imports the custom rules
-  // with import(), which only a module Node compiled has.
-  const { Module } = builtin("node:module");
-  const worker = new Module(__filename, module);
-  worker.filename = __filename;
-  worker.paths = module.paths;
-  worker._compile(embeddedText("chunks/rule-worker.cjs"), __filename);
-} else if (process.env.RETURNLINT_CODE_CACHE_RUNS !== undefined && require.main !== module) {
+if (process.env.RETURNLINT_CODE_CACHE_RUNS !== undefined && require.main !== module) {
   module.exports = { run: runCli, codeCaches };
 } else {
   runCli();
