@@ -62,6 +62,17 @@ describe("the returnlint tarball, installed alone without a registry", () => {
     expect(run.status).toBe(0);
   });
 
+  it("returnlint init points the config's $schema at the installed package's schema, which is there", () => {
+    const project = path.join(consumer, "init-project");
+    mkdirSync(project);
+    symlinkSync(path.join(consumer, "node_modules"), path.join(project, "node_modules"));
+    const run = spawnSync(path.join(consumer, "node_modules", ".bin", "returnlint"), ["init", "--preset", "v7"], { cwd: project, encoding: "utf8", env: env() });
+    expect(run.status).toBe(0);
+    expect(readFileSync(path.join(project, "returnlint.config.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/returnlint/dist/config.schema.json");
+    const schema = JSON.parse(readFileSync(path.join(project, "node_modules", "returnlint", "dist", "config.schema.json"), "utf8")) as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["preset", "rules", "commands"]));
+  });
+
   it('import { lint } from "returnlint" works', () => {
     const script = [
       'import { lint, textSource } from "returnlint";',
