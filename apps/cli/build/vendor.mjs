@@ -7,6 +7,7 @@
 // compiles only the files it needs, as the package's bin does. Code caches cannot ship with it (V8
 // takes only those of the Node version that made them): the loader writes them on a machine's
 // first run, under the copy's id, a hash of what it embeds.
+import { Buffer, isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
@@ -49,7 +50,7 @@ export function writeVendored(cli, dist) {
   if (Buffer.byteLength(text, "utf8") !== start) throw new Error("the vendored copy's header changed length with its offsets");
   // One non-ASCII character would make Node read the whole file as a two-byte string, twice the
   // bytes for V8 to scan at every start: esbuild writes ASCII, and so must the loader.
-  const nonAscii = /[^\x00-\x7f]/.exec(text) ?? bodies.map((body) => /[^\x00-\x7f]/.exec(body.toString("latin1"))).find((found) => found !== null);
-  if (nonAscii !== undefined && nonAscii !== null) throw new Error(`the vendored copy would not be ASCII: ${JSON.stringify(nonAscii[0])} (src/loader.cjs or a chunk)`);
+  const notAscii = [["src/loader.cjs", Buffer.from(text, "utf8")], ...names.map((name, index) => [`dist/${name}`, bodies[index]])].find(([, bytes]) => !isAscii(bytes));
+  if (notAscii !== undefined) throw new Error(`${notAscii[0]} is not all ASCII: the vendored copy must be`);
   writeFileSync(new URL("returnlint-vendored.cjs", dist), Buffer.concat([Buffer.from(text, "utf8"), ...bodies.flatMap((body) => [body, Buffer.from("\n")])]), { mode: 0o644 });
 }
