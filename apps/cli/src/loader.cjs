@@ -186,12 +186,13 @@ function writeVendoredCaches() {
 
 /**
  * The require a compiled file gets: built-in modules (`node:...`, as the bundles write them) from
- * `builtin`; the bundle's chunks through `host.requireChunk` (compiled with their code caches, or
- * from EMBEDDED); anything else through this module's require.
+ * `builtin`; anything else through this module's require, which resolves the bundle's chunks
+ * (./chunks/...) as the bundle sits beside this file. The vendored copy has no chunk beside it: it
+ * takes them from EMBEDDED (`host.requireChunk`).
  */
 function requireFromBundle(id) {
   if (id.startsWith("node:")) return builtin(id);
-  const chunk = CHUNK_REQUIRE.exec(id);
+  const chunk = EMBEDDED === null ? null : CHUNK_REQUIRE.exec(id);
   return chunk === null ? require(id) : host.requireChunk(chunk[1]);
 }
 
