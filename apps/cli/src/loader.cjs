@@ -186,14 +186,15 @@ function writeVendoredCaches() {
 
 /**
  * The require a compiled file gets: built-in modules (`node:...`, as the bundles write them) from
- * `builtin`; anything else through this module's require, which resolves the bundle's chunks
- * (./chunks/...) as the bundle sits beside this file. The vendored copy has no chunk beside it: it
- * takes them from EMBEDDED (`host.requireChunk`).
+ * `builtin`; a chunk, whether cli.cjs or a chunk beside it asks, from dist/chunks/ through Node's
+ * require (the vendored copy, which has no chunk beside it, takes it from EMBEDDED); anything else
+ * through this module's require.
  */
 function requireFromBundle(id) {
   if (id.startsWith("node:")) return builtin(id);
-  const chunk = EMBEDDED === null ? null : CHUNK_REQUIRE.exec(id);
-  return chunk === null ? require(id) : host.requireChunk(chunk[1]);
+  const chunk = CHUNK_REQUIRE.exec(id);
+  if (chunk === null) return require(id);
+  return EMBEDDED === null ? require(path.join(__dirname, "chunks", `${chunk[1]}.cjs`)) : host.requireChunk(chunk[1]);
 }
 
 /** Runs a compiled file as a module. */
