@@ -27,7 +27,7 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       sourceType: "commonjs",
-      globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" },
+      globals: { require: "readonly", module: "writable", __dirname: "readonly", __filename: "readonly", process: "readonly" },
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, "@typescript-eslint/no-require-imports": "off" },
   },

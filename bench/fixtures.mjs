@@ -2,7 +2,7 @@
 // reused while their marker says they are complete.
 import { Buffer } from "node:buffer";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const SESSION = "sess_1735460684_a1b2c3";
@@ -42,6 +42,56 @@ export function checkProject(workDir) {
     "project.config.json": `${JSON.stringify({ preset: "v7", rules: { "summary-length": ["warn", { maxChars: 300 }] }, commands: { research: { rules: { artifacts: "error" } } } })}\n`,
   });
   return { root, session: SESSION, agent: "researcher", validText: readFileSync(path.join(root, "return.json"), "utf8") };
+}
+
+/**
+ * Case 7: a project of the family as Claude Code's SubagentStop hook sees it: an agent under
+ * .claude/agents/, the artifacts of the subagent's return written, the subagent's transcript, and
+ * the payload Claude Code writes on the hook's standard input (a subagent return that is checked:
+ * a known agent, its final message with the return in a ```json fence). returnlint is there both
+ * ways the docs give: in node_modules (this build, linked as npm would install it, with
+ * node_modules/.bin/returnlint) and as the one-file copy `init claude --vendor` writes.
+ */
+export function hookProject(workDir, cli) {
+  const root = path.join(workDir, "hook");
+  rmSync(root, { recursive: true, force: true });
+  const task = "specs/280_fix_orchestrator_stage_4_validation";
+  const value = {
+    status: "researched",
+    summary: "Researched orchestrator Stage 4 validation and wrote a report and a two-phase plan.",
+    artifacts: [
+      { type: "report", path: `${task}/reports/research-001.md`, summary: "Research report" },
+      { type: "plan", path: `${task}/plans/implementation-001.md`, summary: "Two-phase plan" },
+    ],
+    metadata: metadata("lean-research-agent", "research"),
+  };
+  const message = `Research complete.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+  const sessionId = "9f3c2a51-6d0e-4b8a-9a41-2f7c1e0d5b66";
+  const agentId = "a4e1f2c3";
+  const transcript = path.join(root, ".transcripts", sessionId, "subagents", `agent-${agentId}.jsonl`);
+  writeFiles(root, {
+    ".claude/agents/lean-research-agent.md": "---\nname: lean-research-agent\ndescription: Researches a task\n---\nResearch the task.\n",
+    [`${task}/reports/research-001.md`]: REPORT,
+    [`${task}/plans/implementation-001.md`]: PLAN,
+    [path.relative(root, transcript)]: `${JSON.stringify({ type: "assistant", sessionId, agentId, message: { role: "assistant", content: [{ type: "text", text: message }] } })}\n`,
+    ".claude/hooks/returnlint.cjs": readFileSync(path.join(cli, "dist", "returnlint-vendored.cjs")),
+  });
+  mkdirSync(path.join(root, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(cli, path.join(root, "node_modules", "returnlint"), "dir");
+  symlinkSync(path.join("..", "returnlint", "dist", "returnlint.cjs"), path.join(root, "node_modules", ".bin", "returnlint"));
+  const payload = {
+    session_id: sessionId,
+    transcript_path: path.join(root, ".transcripts", `${sessionId}.jsonl`),
+    cwd: root,
+    permission_mode: "default",
+    hook_event_name: "SubagentStop",
+    stop_hook_active: false,
+    agent_id: agentId,
+    agent_transcript_path: transcript,
+    agent_type: "lean-research-agent",
+    last_assistant_message: message,
+  };
+  return { root, payload: JSON.stringify(payload) };
 }
 
 /**

@@ -26,8 +26,15 @@ export function stats(samples) {
 function runOnce(command, cwd) {
   const [file, ...args] = command.argv;
   const started = process.hrtime.bigint();
-  // Standard output is a pipe, as in an orchestrator that reads the verdict.
-  const result = spawnSync(file, args, { cwd, env: { ...childEnv(), ...command.env }, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1024 * 1024 * 1024 });
+  // Standard output is a pipe, as in an orchestrator that reads the verdict; standard input is the
+  // command's `input` (a hook's payload) when it has one.
+  const result = spawnSync(file, args, {
+    cwd,
+    env: { ...childEnv(), ...command.env },
+    stdio: [command.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    ...(command.input === undefined ? {} : { input: command.input }),
+    maxBuffer: 1024 * 1024 * 1024,
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.error !== undefined) throw new Error(`${command.label}: ${result.error.message}`);
   if (command.expectStatus !== undefined && result.status !== command.expectStatus) {

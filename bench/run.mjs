@@ -5,11 +5,11 @@
 // floor or peer and PASS or MISS; a whole run without --quick writes BENCHMARKS.md.
 // Not part of `pnpm test`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { auditRepository, checkProject, scanProject } from "./fixtures.mjs";
+import { auditRepository, checkProject, hookProject, scanProject } from "./fixtures.mjs";
 import { HAVE_TIME, childEnv, stats, timeInterleaved, timeWithMemory } from "./measure.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -20,7 +20,7 @@ const JQ = existsSync("/usr/bin/jq") ? "/usr/bin/jq" : "jq";
 const NODE = process.execPath;
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
-const CASES = ["1", "2", "3", "4", "5", "6"];
+const CASES = ["1", "2", "3", "4", "5", "6", "7"];
 const onlyIndex = argv.indexOf("--only");
 const only = onlyIndex === -1 ? CASES : (argv[onlyIndex + 1] ?? "").split(",");
 const scanDirIndex = argv.indexOf("--scan-dir");
@@ -28,7 +28,7 @@ const valued = new Set([onlyIndex, scanDirIndex].filter((index) => index !== -1)
 const unknown = argv.filter((arg, index) => arg !== "--quick" && !valued.has(index));
 const problem =
   unknown.length > 0 ? `unknown argument ${unknown.join(" ")}`
-  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are 1 to 6)`
+  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are 1 to 7)`
   : scanDirIndex !== -1 && !argv[scanDirIndex + 1] ? "--scan-dir needs a folder"
   : undefined;
 if (problem !== undefined) {
@@ -369,6 +369,59 @@ if (runs("6")) {
     ],
     commands: [`node bench/mcp.mjs bench/.work/check ${String(rounds)} ${String(plan.apiSeconds)}`],
   });
+}
+
+// Case 7: what every subagent stop costs: Claude Code's SubagentStop hook, each documented command
+// as Claude Code runs it (`sh -c`, the payload on standard input, CLAUDE_PROJECT_DIR set), on a
+// return that is checked (two artifacts, a verdict written), interleaved with the floor run the same way.
+if (runs("7")) {
+  log("Case 7: the Claude Code hook, per stop …");
+  const hook = hookProject(WORK, path.join(REPO, "apps", "cli"));
+  // The one-file copy keeps its code caches in the user's cache folder: here, one of its own (the warm-up runs write them).
+  const cache = path.join(WORK, "hook-cache");
+  rmSync(cache, { recursive: true, force: true });
+  const env = { CLAUDE_PROJECT_DIR: hook.root, XDG_CACHE_HOME: cache };
+  const through = (label, command, extra = {}) => ({ label, argv: ["sh", "-c", command], shell: command, input: hook.payload, env, expectStatus: 0, ...extra });
+  const commands = [
+    through("node -e 0 (the floor, through sh)", "node -e 0"),
+    through("node_modules copy: init claude's default where returnlint is installed", 'node "${CLAUDE_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook claude'),
+    through("one-file copy: init claude's default otherwise, and --vendor", 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude'),
+    through(
+      "docs' bin-or-npx command (docs/hosts.md)",
+      'r="$CLAUDE_PROJECT_DIR/node_modules/.bin/returnlint"; [ -x "$r" ] && exec "$r" hook claude; exec npx --no-install returnlint hook claude',
+    ),
+    through("npx --no-install returnlint hook claude", "npx --no-install returnlint hook claude", { runs: plan.bashRuns }),
+  ];
+  // Each command checks the return and passes it: no answer on standard output, a verdict written.
+  for (const command of commands.slice(1)) {
+    rmSync(path.join(hook.root, ".returnlint"), { recursive: true, force: true });
+    const ran = spawnSync(command.argv[0], command.argv.slice(1), { cwd: hook.root, env: { ...childEnv(), ...env }, input: hook.payload, encoding: "utf8" });
+    const verdicts = existsSync(path.join(hook.root, ".returnlint", "verdicts")) ? readdirSync(path.join(hook.root, ".returnlint", "verdicts")) : [];
+    const verdict = verdicts.length === 1 ? JSON.parse(readFileSync(path.join(hook.root, ".returnlint", "verdicts", verdicts[0]), "utf8")) : undefined;
+    if (ran.status !== 0 || ran.stdout !== "" || verdict?.ok !== true || verdict.decision !== "pass") {
+      throw new Error(`Case 7: ${command.label} did not pass the return (exit ${String(ran.status)}, stdout ${ran.stdout.slice(0, 200)}, verdicts ${verdicts.join(", ")}): ${ran.stderr.slice(0, 500)}`);
+    }
+  }
+  const rows = timeInterleaved(commands, { cwd: hook.root, runs: plan.startupRuns });
+  const [floor, installed, vendored] = rows;
+  sections.push({
+    title: "Case 7: the Claude Code hook, per subagent stop (a return checked and passed)",
+    note: `each command through sh -c as Claude Code runs hooks, with a SubagentStop payload on standard input (a known agent, its final message with a v7 return of two artifacts, the transcript beside it) and CLAUDE_PROJECT_DIR set; cwd: bench/.work/hook, where returnlint is this build linked into node_modules and the one-file copy in .claude/hooks/ (its code caches written by the warm-up runs into bench/.work/hook-cache); ${String(plan.startupRuns)} runs (npx: ${String(plan.bashRuns)}), interleaved`,
+    header: ["command", "min", "median", "max", "median ÷ node -e 0"],
+    rows: rows.map((row) => [row.label, ms(row.min), ms(row.median), ms(row.max), ratio(row.median / floor.median)]),
+    commands: rows.map((row) => row.shell),
+  });
+  for (const [name, row] of [["the node_modules copy (installed)", installed], ["the one-file copy (vendored)", vendored]]) {
+    const overFloor = row.median / floor.median;
+    target({
+      name: `Case 7: a stop's hook, ${name} ≤ 1.3 × node -e 0`,
+      measured: `hook ${ms(row.median)}`,
+      reference: `floor: node -e 0 ${ms(floor.median)}`,
+      value: `${overFloor.toFixed(3)}×`,
+      goal: "≤ 1.3×",
+      met: overFloor <= 1.3,
+    });
+  }
 }
 
 const machine = {

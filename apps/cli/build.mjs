@@ -8,7 +8,9 @@
 // - bundles.mjs: dist/index.js (the library API, ESM), dist/cli.cjs and the chunks (ajv and yaml
 //   for a config file, the custom rules' thread);
 // - config-schema.mjs: dist/config.schema.json, for editors;
-// - bin.mjs: the bin, its ESM twin, and the V8 code cache a training run makes.
+// - bin.mjs: the bin, its ESM twin, and the V8 code cache a training run makes;
+// - types.mjs: dist/types/ made self-contained (the package installs with no dependencies);
+// - vendor.mjs: dist/returnlint-vendored.cjs, the whole CLI in one file, for `init claude --vendor`.
 //
 // Each module swap is an esbuild plugin from swap-module.mjs, which fails the build when the
 // module it replaces moved instead of bundling the original without a word.
@@ -18,6 +20,8 @@ import { trainCodeCache, writeBin } from "./build/bin.mjs";
 import { chartLibrary } from "./build/chart-library.mjs";
 import { writeConfigSchema } from "./build/config-schema.mjs";
 import { ruleDocs } from "./build/rule-docs.mjs";
+import { bundleTypes } from "./build/types.mjs";
+import { writeVendored } from "./build/vendor.mjs";
 import { builtinRules } from "./build/rules.mjs";
 import { precompiledValidators } from "./build/validators.mjs";
 
@@ -40,4 +44,6 @@ await bundle({
   chartLibrary: chartLibrary(generated),
 });
 writeConfigSchema(dist, rules);
+bundleTypes(cli);
 trainCodeCache(cli, dist, writeBin(cli, dist));
+writeVendored(cli, dist);

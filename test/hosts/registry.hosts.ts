@@ -204,12 +204,13 @@ describe("the hosts, with what the registry installs", () => {
     return project;
   }
 
-  it("Claude Code runs npx --no-install returnlint hook claude, written by returnlint init claude as the docs show", async () => {
+  it("Claude Code runs the project's node_modules/returnlint with node, written by returnlint init claude as the docs show", async () => {
     const { root, env } = await claudeProject("claude-hook");
     const init = await sh("npx returnlint init claude", root, env);
     expect(init.status, init.stderr).toBe(0);
-    // The installed package points to the faster command of the same docs.
-    expect(init.stdout).toContain('Faster: docs/hosts.md ("What a stop costs") gives a hook command');
+    // Installed in node_modules: init runs that copy, and writes no copy of its own.
+    expect(init.stdout).toContain("Next: keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node\n");
+    expect(existsSync(path.join(root, ".claude", "hooks"))).toBe(false);
     expect(readJson(path.join(root, ".claude", "settings.json"))).toEqual(jsonSnippet("claude-settings"));
     server.play(phantomThenFixed(root));
     const ran = await runClaude(root, PARENT_PROMPT, { server, home: claudeHome, registry });
@@ -243,7 +244,7 @@ describe("the hosts, with what the registry installs", () => {
     const ran = await runClaude(root, PARENT_PROMPT, { server, home: claudeHome, registry });
     const [stop] = ran.hooks.filter((hook) => hook.event === "SubagentStop");
     expect(stop?.exitCode).toBe(1);
-    expect(stop?.stderr).toContain("npx canceled due to missing packages");
+    expect(stop?.stderr).toContain("Cannot find module");
     // Not blocked: the return went to the parent unchecked, and the postflight gate finds no verdict.
     expect(server.of("lean-research-agent")).toHaveLength(1);
     expect(existsSync(path.join(root, ".returnlint"))).toBe(false);

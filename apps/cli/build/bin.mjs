@@ -8,7 +8,7 @@
 // - dist/returnlint.js: the same CLI for `node dist/returnlint.js` (README, scripts), a
 //   two-line ESM file that loads returnlint.cjs.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,7 +44,9 @@ function wrapBundle(bundle, loaderSource) {
  * The training: checks of the example return, as the usual runs make them, in one process (the
  * cache keeps what they compiled): printed as stylish and written as JSON (to a temporary file)
  * with a session id and an agent to compare; with a config file that sets a rule's options and a
- * command's rules; and a phantom-work return, whose failures are said.
+ * command's rules; a phantom-work return, whose failures are said; and, last, Claude Code's
+ * SubagentStop hook passing the example return (every subagent stop pays for the hook's start-up:
+ * it reads its payload from standard input, so one hook run, the last, reads what training is given).
  */
 export function trainCodeCache(cli, dist, loader) {
   const cacheFile = new URL("cli.cjs.cache", dist);
@@ -56,14 +58,31 @@ export function trainCodeCache(cli, dist, loader) {
   const config = path.join(scratch, "returnlint.config.json");
   writeFileSync(config, JSON.stringify({ preset: "v7", rules: { "summary-length": ["warn", { maxChars: 300 }] }, commands: { research: { rules: { artifacts: "error" } } } }));
   writeFileSync(path.join(scratch, "phantom.json"), JSON.stringify({ ...valid, status: "completed", artifacts: [] }));
+  // The hook's project: the example's artifacts, and .returnlint/ written here, not into examples/.
+  const project = path.join(scratch, "project");
+  cpSync(path.join(example, "specs"), path.join(project, "specs"), { recursive: true });
+  const payload = {
+    session_id: "9f3c2a51-6d0e-4b8a-9a41-2f7c1e0d5b66",
+    transcript_path: path.join(scratch, "session.jsonl"),
+    cwd: project,
+    permission_mode: "default",
+    hook_event_name: "SubagentStop",
+    stop_hook_active: false,
+    agent_id: "a4e1f2c3",
+    agent_transcript_path: path.join(scratch, "agent-a4e1f2c3.jsonl"),
+    agent_type: agent,
+    last_assistant_message: `Research complete.\n\n\`\`\`json\n${JSON.stringify(valid, null, 2)}\n\`\`\``,
+  };
   const compare = ["--command", "research", "--session-id", session, "--agent", agent];
   const runs = [
     { cwd: example, args: ["check", "return.json", ...compare, "-f", "json", "-o", path.join(scratch, "report.json"), "-f", "stylish"], status: 0 },
     { cwd: example, args: ["check", "return.json", ...compare, "--config", config], status: 0 },
     { cwd: scratch, args: ["check", "phantom.json", ...compare], status: 1 },
+    { cwd: project, args: ["hook", "claude"], status: 0 },
   ];
   const training = spawnSync(process.execPath, [fileURLToPath(new URL("build/train-code-cache.cjs", cli)), fileURLToPath(loader)], {
     env: { ...process.env, RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), NO_COLOR: "1" },
+    input: JSON.stringify(payload),
     encoding: "utf8",
   });
   rmSync(scratch, { recursive: true, force: true });

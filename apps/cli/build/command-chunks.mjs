@@ -47,10 +47,13 @@ function commandsPlugin(main, names, shared) {
           modules.push(`{ ${names.map((name) => `${name}: ${local(name)}`).join(", ")} }`);
         }
         const command = await exportsOf(path.join(commands, `${args.path}.ts`));
+        // Through the bin's loader, the chunk is compiled with its own code cache (the build's
+        // training makes one for each command it runs: the hook's start-up is every subagent stop's).
+        const chunk = `command-${args.path}`;
         const contents = [
-          `import { load } from "./chunks/command-${args.path}.cjs";`,
           ...imports,
-          `export const { ${command.join(", ")} } = load([${modules.join(", ")}]);`,
+          `const chunk = typeof returnlintHost === "undefined" ? require(${JSON.stringify(`./chunks/${chunk}.cjs`)}) : returnlintHost.requireChunk(${JSON.stringify(chunk)});`,
+          `export const { ${command.join(", ")} } = chunk.load([${modules.join(", ")}]);`,
           "",
         ].join("\n");
         return { contents, loader: "js", resolveDir: commands };

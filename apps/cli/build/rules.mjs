@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The built-in rules the CLI depends on (its @returnlint/rule-* dependencies), in name order, with each package's folder. */
+/** The built-in rules the CLI depends on (its @returnlint/rule-* devDependencies: bundled in, nothing to install), in name order, with each package's folder. */
 export async function builtinRules(manifest) {
-  const names = Object.keys(manifest.dependencies)
+  const names = Object.keys(manifest.devDependencies)
     .filter((dependency) => dependency.startsWith("@returnlint/rule-"))
     .sort();
   const rules = [];

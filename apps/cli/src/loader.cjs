@@ -4,6 +4,13 @@
 // bundle, a few milliseconds of every run. Without a usable cache (another Node version,
 // a cache that is missing) V8 compiles it from source. The bundle requires a few chunks the
 // same way, each with its own cache (`returnlintHost.requireChunk`).
+//
+// The same loader is the self-contained copy `returnlint init claude --vendor` puts in a project
+// (dist/returnlint-vendored.cjs, build/vendor.mjs): there the bundle and every chunk are strings in
+// EMBEDDED, compiled only when a run needs them, and the file runs with nothing beside it. Its code
+// caches cannot ship with it (V8 takes only those of the Node version that made them): the first
+// run on a machine writes them to the user's cache folder (VENDORED_CACHE), and the runs after it
+// start as fast as the package's bin.
 "use strict";
 /**
  * Node's built-in modules as they are, without a trip through the module loader's resolution
@@ -15,6 +22,17 @@ const { closeSync, fstatSync, openSync, readSync } = builtin("node:fs");
 const path = builtin("node:path");
 const vm = builtin("node:vm");
 const { Buffer, isAscii } = builtin("node:buffer");
+
+/**
+ * In the vendored copy, whose build replaces this line: where each of the package's files
+ * (`cli.cjs`, `chunks/NAME.cjs`) is in this file, as `[byte offset, length]` of its comment lines;
+ * null in the package, which reads them beside this file.
+ */
+const EMBEDDED = null;
+/** The vendored copy's identity (a hash of EMBEDDED, written by its build): its code caches are kept under it. */
+const EMBEDDED_ID = "";
+/** The self-contained copy of returnlint, for `init claude --vendor`: this file when it is one, else the package's. */
+const SELF_CONTAINED = EMBEDDED === null ? path.join(__dirname, "returnlint-vendored.cjs") : __filename;
 
 /**
  * Node's own CommonJS wrapper, written out (node:module would load the ESM loader's modules too),
@@ -65,8 +83,9 @@ function readAll({ fd, size }) {
   }
 }
 
-/** A file of this package compiled with its code cache (`FILE.cache`) when there is one. */
+/** A file of this package compiled with its code cache (`FILE.cache`) when there is one; from EMBEDDED, without one, in the vendored copy. */
 function compile(file) {
+  if (EMBEDDED !== null) return compileEmbedded(file);
   const code = opened(file);
   const cache = openedIfThere(`${file}.cache`);
   const largest = Math.max(code.size, cache?.size ?? 0);
@@ -89,13 +108,93 @@ function compile(file) {
   return script;
 }
 
+/** A chunk as the bundle and the chunks require it: `./chunks/NAME.cjs` from cli.cjs, `./NAME.cjs` from a chunk beside it. */
+const CHUNK_REQUIRE = /^\.\/(?:chunks\/)?([\w-]+)\.cjs$/;
+
 /**
- * The require a compiled file gets: built-in modules (`node:…`, as the bundles write them) from
- * `builtin`, anything else through this module's require, which resolves the bundle's chunks
- * (./chunks/…) as the bundle sits beside this file.
+ * Where the vendored copy keeps its code caches: one folder per copy, Node version and
+ * architecture, in the user's cache folder (XDG_CACHE_HOME, else ~/.cache), readable by the user alone.
+ */
+const VENDORED_CACHE =
+  EMBEDDED === null
+    ? undefined
+    : path.join(
+        process.env.XDG_CACHE_HOME || path.join(process.env.HOME || builtin("node:os").homedir(), ".cache"),
+        "returnlint",
+        `${EMBEDDED_ID}-${process.version}-${process.arch}`,
+      );
+/** The vendored copy's files compiled without a usable cache this run: their caches are written when the process exits. */
+const uncached = [];
+
+/** The text of one of the vendored copy's files (`cli.cjs`, `chunks/NAME.cjs`), read from its comment lines in this file. */
+function embeddedText(name) {
+  const where = EMBEDDED[name];
+  if (where === undefined) throw new Error(`${name} is not part of this copy of returnlint`);
+  const [offset, length] = where;
+  const self = openSync(__filename, "r");
+  let bytes;
+  try {
+    if (buffer.length < length) buffer = Buffer.allocUnsafeSlow(length);
+    let filled = 0;
+    for (let read = -1; read !== 0 && filled < length; filled += read) read = readSync(self, buffer, filled, length - filled, offset + filled);
+    bytes = buffer.subarray(0, filled);
+  } finally {
+    closeSync(self);
+  }
+  // Its lines are comments: "//" after every line feed (build/vendor.mjs).
+  return (isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")).replaceAll("\n//", "\n");
+}
+
+/** A file of the vendored copy compiled from EMBEDDED, with the code cache an earlier run on this machine wrote. */
+function compileEmbedded(file) {
+  const name = path.relative(__dirname, file);
+  const text = embeddedText(name);
+  const cacheFile = path.join(VENDORED_CACHE, `${name.replace("/", "-")}.cache`);
+  const cache = openedIfThere(cacheFile);
+  let cachedData;
+  if (cache !== undefined) {
+    if (buffer.length < cache.size) buffer = Buffer.allocUnsafeSlow(cache.size);
+    try {
+      cachedData = readAll(cache);
+    } catch {
+      cachedData = undefined;
+    }
+  }
+  const script = new vm.Script(text.startsWith(WRAPPER) ? text : `${WRAPPER}${text}\n});`, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    if (uncached.length === 0) process.once("exit", writeVendoredCaches);
+    uncached.push([cacheFile, script]);
+  }
+  scripts.set(file, script);
+  return script;
+}
+
+/** At exit: the caches of what this run compiled without one, each written whole (a temporary file renamed); a failure only costs the next run its speed. */
+function writeVendoredCaches() {
+  const { mkdirSync, renameSync, writeFileSync } = builtin("node:fs");
+  try {
+    mkdirSync(VENDORED_CACHE, { recursive: true, mode: 0o700 });
+    for (const [cacheFile, script] of uncached) {
+      const temporary = `${cacheFile}.${String(process.pid)}.tmp`;
+      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      renameSync(temporary, cacheFile);
+    }
+  } catch {
+    // A read-only or full home folder: the next run compiles from source again.
+  }
+}
+
+/**
+ * The require a compiled file gets: built-in modules (`node:...`, as the bundles write them) from
+ * `builtin`; a chunk, whether cli.cjs or a chunk beside it asks, from dist/chunks/ through Node's
+ * require (the vendored copy, which has no chunk beside it, takes it from EMBEDDED); anything else
+ * through this module's require.
  */
 function requireFromBundle(id) {
-  return id.startsWith("node:") ? builtin(id) : require(id);
+  if (id.startsWith("node:")) return builtin(id);
+  const chunk = CHUNK_REQUIRE.exec(id);
+  if (chunk === null) return require(id);
+  return EMBEDDED === null ? require(path.join(__dirname, "chunks", `${chunk[1]}.cjs`)) : host.requireChunk(chunk[1]);
 }
 
 /** Runs a compiled file as a module. */
@@ -123,8 +222,33 @@ const host = {
     return exports;
   },
 };
-// Custom rules run in a thread of their own, from the bundled copy of core's rule thread (core's isolation.ts).
-globalThis[Symbol.for("returnlint.ruleWorker")] = path.join(__dirname, "chunks", "rule-worker.cjs");
+// Custom rules run in a thread of their own, from the bundled copy of core's rule thread (core's
+// isolation.ts), read when a config first names a custom rule. The vendored copy has no file beside
+// it: it writes its rule thread's script into its cache folder then, and hands that file.
+if (EMBEDDED === null) {
+  globalThis[Symbol.for("returnlint.ruleWorker")] = path.join(__dirname, "chunks", "rule-worker.cjs");
+} else {
+  Object.defineProperty(globalThis, Symbol.for("returnlint.ruleWorker"), { get: vendoredRuleWorker, configurable: true });
+}
+// `returnlint init claude --vendor` copies this returnlint in one file into a project.
+globalThis[Symbol.for("returnlint.selfContained")] = SELF_CONTAINED;
+
+/** The vendored copy's rule thread as a file in its cache folder (written whole, once); undefined when it cannot be written. */
+function vendoredRuleWorker() {
+  const { existsSync, mkdirSync, renameSync, writeFileSync } = builtin("node:fs");
+  const file = path.join(VENDORED_CACHE, "rule-worker.cjs");
+  try {
+    if (!existsSync(file)) {
+      mkdirSync(VENDORED_CACHE, { recursive: true, mode: 0o700 });
+      const temporary = `${file}.${String(process.pid)}.tmp`;
+      writeFileSync(temporary, embeddedText("chunks/rule-worker.cjs"), { mode: 0o600 });
+      renameSync(temporary, file);
+    }
+    return file;
+  } catch {
+    return undefined;
+  }
+}
 
 const file = path.join(__dirname, "cli.cjs");
 /** The bundle, compiled; a broken install (the bundle missing or damaged) is said in one sentence, exit 2. */

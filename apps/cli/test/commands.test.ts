@@ -221,7 +221,7 @@ describe("returnlint init: what editors and mixed projects need", () => {
   it("writes a $schema line editors read: the installed schema when there is one, else the published one", () => {
     const plain = project({});
     expect(returnlint(["init"], { cwd: plain }).status).toBe(0);
-    expect(readFileSync(path.join(plain, "returnlint.config.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=https://unpkg.com/@returnlint/core/config.schema.json");
+    expect(readFileSync(path.join(plain, "returnlint.config.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=https://unpkg.com/returnlint/dist/config.schema.json");
     const installed = project({ "node_modules/returnlint/dist/config.schema.json": "{}" });
     expect(returnlint(["init"], { cwd: installed }).status).toBe(0);
     expect(readFileSync(path.join(installed, "returnlint.config.yaml"), "utf8").split("\n")[0]).toBe("# yaml-language-server: $schema=./node_modules/returnlint/dist/config.schema.json");

@@ -8,7 +8,10 @@ const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 
 const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
 const settingsOf = (root: string) => JSON.parse(readFileSync(path.join(root, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
-const HOOK = { type: "command", command: "npx --no-install returnlint hook claude", timeout: 30 };
+// A project without returnlint in node_modules: init writes the one-file copy and runs it with node (init-vendor.test.ts runs it).
+const HOOK = { type: "command", command: 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude', timeout: 30 };
+const WROTE_COPY = "Wrote .claude/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n";
+const NEXT = "Next: commit .claude/hooks/returnlint.cjs with .claude/settings.json: the hook runs it with node, nothing to install";
 
 describe("returnlint init claude", () => {
   it("adds the hook next to the other hooks, with a matcher of the agents returnlint checks", () => {
@@ -22,8 +25,7 @@ describe("returnlint init claude", () => {
     const run = returnlint(["init", "claude"], { cwd: root });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      'Added the returnlint SubagentStop hook to .claude/settings.json (matcher "lean-research-agent|planner|proof-writer").\nNext: npm install --save-dev returnlint   (the hook runs it with npx --no-install)\n' +
-        "Faster: docs/hosts.md (\"What a stop costs\") gives a hook command that runs the project's own returnlint without starting npm first.\n" +
+      `${WROTE_COPY}Added the returnlint SubagentStop hook to .claude/settings.json (matcher "lean-research-agent|planner|proof-writer").\n${NEXT}\n` +
         'Also: "returnlint init claude --mcp" adds the MCP server, so that a subagent can check its own return before it stops (docs/mcp.md).\n',
     );
     expect(run.status).toBe(0);
@@ -36,14 +38,6 @@ describe("returnlint init claude", () => {
     });
   });
 
-  it("points to the docs' faster hook command, which the docs still give under that name", () => {
-    const run = returnlint(["init", "claude"], { cwd: project({}) });
-    expect(run.stdout).toContain('Faster: docs/hosts.md ("What a stop costs") gives a hook command');
-    const hosts = readFileSync(path.join(REPO, "docs", "hosts.md"), "utf8");
-    // The paragraph the message names, and the command it gives (test/hook-command.test.ts runs it).
-    expect(hosts).toMatch(/\*\*What a stop costs\.\*\*[\s\S]*?<!-- hosts-suite: claude-hook-direct -->\n```json\n"command": "r=/);
-  });
-
   it("is idempotent, and updates only the matcher when the agents change", () => {
     const root = project({ ".claude/agents/planner.md": agent("planner") });
     expect(returnlint(["init", "claude"], { cwd: root }).status).toBe(0);
@@ -52,7 +46,12 @@ describe("returnlint init claude", () => {
     expect(statSync(path.join(root, ".claude", "settings.json")).mtimeMs).toBe(written);
 
     // A new agent: the same entry, a new matcher.
-    const withMore = project({ ".claude/agents/planner.md": agent("planner"), ".claude/agents/implementer.md": agent("implementer"), ".claude/settings.json": settingsOf(root) });
+    const withMore = project({
+      ".claude/agents/planner.md": agent("planner"),
+      ".claude/agents/implementer.md": agent("implementer"),
+      ".claude/settings.json": settingsOf(root),
+      ".claude/hooks/returnlint.cjs": readFileSync(path.join(root, ".claude", "hooks", "returnlint.cjs"), "utf8"),
+    });
     expect(returnlint(["init", "claude"], { cwd: withMore }).stdout).toContain('Updated the returnlint hook\'s matcher in .claude/settings.json (matcher "implementer|planner")');
     expect(settingsOf(withMore).hooks.SubagentStop).toEqual([{ matcher: "implementer|planner", hooks: [HOOK] }]);
   });
@@ -68,11 +67,11 @@ describe("returnlint init claude", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(
-      "Added the returnlint SubagentStop hook to .claude/settings.json (no matcher: every subagent, the name rule decides).\n" +
+      WROTE_COPY +
+        "Added the returnlint SubagentStop hook to .claude/settings.json (no matcher: every subagent, the name rule decides).\n" +
         "Added the returnlint MCP server to .mcp.json.\n" +
         '.claude/settings.local.json: the returnlint MCP server enabled and its tools ("mcp__returnlint") allowed.\n'.replace(/^/, "Updated ") +
-        "Next: npm install --save-dev returnlint @returnlint/mcp   (the hook and the server run it with npx --no-install)\n" +
-        "Faster: docs/hosts.md (\"What a stop costs\") gives a hook command that runs the project's own returnlint without starting npm first.\n",
+        `${NEXT}; the MCP server needs @returnlint/mcp in node_modules (docs/install.md)\n`,
     );
     const read = (file: string) => JSON.parse(readFileSync(path.join(root, file), "utf8")) as Record<string, unknown>;
     expect(read(".mcp.json")).toEqual({ mcpServers: { other: { command: "other-server" }, ...(block("mcp-json").mcpServers as object) } });
@@ -92,9 +91,11 @@ describe("returnlint init claude", () => {
     const root = project({ ".claude/agents/planner.md": agent("planner") });
     const run = returnlint(["init", "claude", "--dry-run"], { cwd: root });
     expect(run.status).toBe(0);
+    expect(run.stdout).toContain("Would write .claude/hooks/returnlint.cjs, returnlint 0.1.0 in one file (--dry-run: nothing written).");
     expect(run.stdout).toContain('Would add the returnlint SubagentStop hook to .claude/settings.json (matcher "planner") (--dry-run: nothing written). .claude/settings.json would read:\n{\n  "hooks": {');
     expect(existsSync(path.join(root, ".claude"))).toBe(true);
     expect(existsSync(path.join(root, ".claude", "settings.json"))).toBe(false);
+    expect(existsSync(path.join(root, ".claude", "hooks"))).toBe(false);
   });
 
   it("anchors a regular expression for names Claude Code would not read as names, and leaves the matcher out with no agents", () => {
@@ -148,6 +149,7 @@ describe("returnlint init opencode", () => {
     const run = returnlint(["init", "cursor"], { cwd: project({}) });
     expect(run.status).toBe(2);
     expect(returnlint(["init", "claude", "--local"], { cwd: project({}) }).stderr).toContain("--local is for returnlint init opencode.");
-    expect(returnlint(["init", "claude", "--help"], { cwd: project({}) }).stdout).toContain("Usage: returnlint init claude [--mcp] [--dry-run]");
+    expect(returnlint(["init", "claude", "--help"], { cwd: project({}) }).stdout).toContain("Usage: returnlint init claude [--vendor] [--mcp] [--dry-run]");
+    expect(returnlint(["init", "opencode", "--vendor"], { cwd: project({}) }).stderr).toContain("--vendor is for returnlint init claude");
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -227,13 +227,16 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
     expect((await call(client, "validate_return", { text: JSON.stringify(consoleReturn(REPORT)), command: "research" })).structuredContent).toMatchObject({ ok: true });
   });
 
-  it("returnlint mcp without @returnlint/mcp installed says how to install it (exit 2), and writes nothing on standard output", () => {
+  it("returnlint mcp without @returnlint/mcp installed says what to run (exit 2), and writes nothing on standard output", () => {
+    // returnlint in one file (init claude --vendor), away from this clone, whose server the CLI would find.
     const root = tempProject();
+    const copy = path.join(root, "returnlint.cjs");
+    copyFileSync(path.join(path.dirname(CLI), "returnlint-vendored.cjs"), copy);
     // Not the test runner's environment: pnpm's NODE_PATH would find the workspace's copy.
-    const ran = spawnSync(process.execPath, [CLI, "mcp"], { cwd: root, input: "", encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "" } });
+    const ran = spawnSync(process.execPath, [copy, "mcp"], { cwd: root, input: "", encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "", HOME: root } });
     expect(ran.status).toBe(2);
     expect(ran.stdout).toBe("");
-    expect(ran.stderr).toBe("returnlint: returnlint mcp needs the @returnlint/mcp package: install it in the project (npm install -D @returnlint/mcp), or run its bin with npx -y @returnlint/mcp.\n");
+    expect(ran.stderr).toMatch(/^returnlint: returnlint mcp runs the server of the @returnlint\/mcp package, which is not installed here\. .*docs\/install\.md.*\n$/);
   });
 
   it("returnlint-mcp --help, --version and a wrong flag", () => {

@@ -7,20 +7,28 @@ import { writeInside } from "../atomic.js";
 import { commandForAgent } from "@returnlint/api";
 import type { CommandIo } from "./io.js";
 
-export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--mcp] [--dry-run]
+/** The version being built (esbuild's define; build.mjs). */
+declare const RETURNLINT_VERSION: string;
+
+export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--vendor] [--mcp] [--dry-run]
        returnlint init opencode [--local] [--dry-run]
 
 Sets up a host to run returnlint on every subagent return. Both change only
 what they need, keep everything else in the file, and change nothing when the
 host is already set up.
 
-  claude     adds the SubagentStop hook "npx --no-install returnlint hook claude"
-             to .claude/settings.json (written if missing), next to the hooks
-             there. Its matcher lists the agents returnlint checks: those of
+  claude     adds a SubagentStop hook that runs returnlint with node to
+             .claude/settings.json (written if missing), next to the hooks
+             there: the project's own copy when returnlint is installed in
+             node_modules, else .claude/hooks/returnlint.cjs, which init writes:
+             returnlint in one file, to commit like any hook script (no
+             package.json, no node_modules, no npx). Its matcher lists the agents returnlint checks: those of
              .claude/agents/*.md and of the config's "agents" map whose command
              is known (Claude Code reads a matcher of names and "|" as exact
              names). With no such agent, no matcher: the hook runs for every
              subagent and decides by name.
+             --vendor writes and runs .claude/hooks/returnlint.cjs even where
+             returnlint is installed; run it again to update the file.
              --mcp also adds the returnlint MCP server, so that a subagent can
              check its own return before it stops: "npx --no-install
              returnlint-mcp" in .mcp.json, and in .claude/settings.local.json
@@ -32,26 +40,45 @@ host is already set up.
 
 Options:
   --dry-run            print what would change, change nothing
+  --vendor             (claude) run the one-file copy in .claude/hooks/
   --mcp                (claude) add the MCP server too
   --local              (opencode) load the plugin from node_modules
   -h, --help           show this help
 
-Install returnlint in the project too: npm install --save-dev returnlint
-(and @returnlint/mcp for --mcp, @returnlint/opencode for --local). Exit codes: 0 done or nothing to do,
-2 a file that cannot be read as JSON, or usage error.
+The MCP server (--mcp) and the OpenCode plugin run from packages installed in
+the project: @returnlint/mcp, @returnlint/opencode (docs/install.md says which
+install lines work before they are published). Exit codes: 0 done or nothing to
+do, 2 a file that cannot be read as JSON, or usage error.
 `;
 
 const OPTIONS = {
   "dry-run": { type: "boolean" },
   local: { type: "boolean" },
   mcp: { type: "boolean" },
+  vendor: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-export const HOOK_COMMAND = "npx --no-install returnlint hook claude";
+/**
+ * The project's root in a hook command: Claude Code sets CLAUDE_PROJECT_DIR for its hooks and runs
+ * them with `sh -c`; where a version does not set it (anthropics/claude-code#33815), the hook runs
+ * in the project's root, which "." then is. Quoted: a root may have spaces in it.
+ */
+const PROJECT_DIR = '"${CLAUDE_PROJECT_DIR:-.}"';
+/** The one-file copy `init claude` writes where returnlint is not installed, or with --vendor. */
+export const VENDORED_FILE = [".claude", "hooks", "returnlint.cjs"] as const;
+const INSTALLED_BIN = ["node_modules", "returnlint", "dist", "returnlint.cjs"] as const;
+/**
+ * The hook commands `init claude` writes: `node` and a file, never npm. Starting npx costs a stop
+ * ten times what returnlint's own start does (BENCHMARKS.md, Case 7).
+ */
+export const HOOK_COMMANDS = {
+  installed: `node ${PROJECT_DIR}/${INSTALLED_BIN.join("/")} hook claude`,
+  vendored: `node ${PROJECT_DIR}/${VENDORED_FILE.join("/")} hook claude`,
+} as const;
 const HOOK_TIMEOUT_S = 30;
-/** Where the docs give the hook command that runs the project's own bin, falling back to npx. */
-const FAST_HOOK_DOCS = 'docs/hosts.md ("What a stop costs")';
+/** Where the loader (src/loader.cjs) names its self-contained copy: the file --vendor writes. */
+const SELF_CONTAINED = Symbol.for("returnlint.selfContained");
 export const OPENCODE_PLUGIN = "@returnlint/opencode";
 const LOCAL_PLUGIN_FILE = path.join(".opencode", "plugins", "returnlint.js");
 const LOCAL_PLUGIN_SOURCE = `// Loads @returnlint/opencode from this project's node_modules (written by "returnlint init opencode --local").\nexport { default } from "${OPENCODE_PLUGIN}";\n`;
@@ -62,6 +89,8 @@ interface Change {
   readonly content: string;
   readonly verb: "add" | "update" | "write";
   readonly what: string;
+  /** A file too long to print whole (the one-file copy): --dry-run names it only. */
+  readonly long?: boolean;
 }
 
 const PAST = { add: "Added", update: "Updated", write: "Wrote" } as const;
@@ -77,10 +106,15 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
     throw new ReturnlintError("USAGE", `returnlint init takes claude or opencode; received "${positionals.join(" ")}".`);
   }
   if (host === "claude" && values.local === true) throw new ReturnlintError("USAGE", "--local is for returnlint init opencode.");
+  if (host === "opencode" && values.vendor === true) throw new ReturnlintError("USAGE", "--vendor is for returnlint init claude; returnlint init opencode --local loads the plugin from node_modules.");
   if (host === "opencode" && values.mcp === true) throw new ReturnlintError("USAGE", "--mcp is for returnlint init claude; docs/mcp.md shows OpenCode's \"mcp\" entry.");
   const mcp = values.mcp === true;
 
-  const planned = host === "claude" ? [await claudeChange(io.cwd), ...(mcp ? [mcpServerChange(io.cwd), mcpSettingsChange(io.cwd)] : [])] : [values.local === true ? localPluginChange(io.cwd) : opencodeChange(io.cwd)];
+  const vendor = host === "claude" && (values.vendor === true || !existsSync(path.join(io.cwd, ...INSTALLED_BIN)));
+  const planned =
+    host === "claude"
+      ? [...(vendor ? [vendoredChange(io.cwd)] : []), await claudeChange(io.cwd, vendor ? HOOK_COMMANDS.vendored : HOOK_COMMANDS.installed), ...(mcp ? [mcpServerChange(io.cwd), mcpSettingsChange(io.cwd)] : [])]
+      : [values.local === true ? localPluginChange(io.cwd) : opencodeChange(io.cwd)];
   const changes = planned.filter((change): change is Change => change !== undefined);
   if (changes.length === 0) {
     const done = host === "claude" ? `.claude/settings.json already runs returnlint${mcp ? ", and the MCP server is set up" : ""}` : "OpenCode already loads @returnlint/opencode";
@@ -88,20 +122,24 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
     return EXIT.passed;
   }
   if (values["dry-run"] === true) {
-    for (const change of changes) io.stdout(`Would ${change.verb} ${change.what} (--dry-run: nothing written). ${path.relative(io.cwd, change.file)} would read:\n${change.content}`);
+    for (const change of changes) {
+      const shown = change.long === true ? "\n" : ` ${path.relative(io.cwd, change.file)} would read:\n${change.content}`;
+      io.stdout(`Would ${change.verb} ${change.what} (--dry-run: nothing written).${shown}`);
+    }
     return EXIT.passed;
   }
   for (const change of changes) writeInside(io.cwd, path.relative(io.cwd, change.file).split(path.sep), change.content);
+  const hookNext = vendor
+    ? `commit ${VENDORED_FILE.join("/")} with .claude/settings.json: the hook runs it with node, nothing to install`
+    : "keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node";
   const next =
     host === "claude"
-      ? `npm install --save-dev returnlint${mcp ? " @returnlint/mcp" : ""}   (the hook${mcp ? " and the server run" : " runs"} it with npx --no-install)`
+      ? `${hookNext}${mcp ? `; the MCP server needs @returnlint/mcp in node_modules (docs/install.md)` : ""}`
       : values.local === true
-        ? `npm install --save-dev ${OPENCODE_PLUGIN}`
+        ? `npm install --save-dev ${OPENCODE_PLUGIN}   (docs/install.md: before it is published, its packed tarball)`
         : "nothing: OpenCode installs the plugin from the npm registry when it starts";
-  // The written command works without a shell on every member's machine; the faster one needs `sh`.
-  const faster = host === "claude" ? `Faster: ${FAST_HOOK_DOCS} gives a hook command that runs the project's own returnlint without starting npm first.\n` : "";
   const offer = host === "claude" && !mcp ? 'Also: "returnlint init claude --mcp" adds the MCP server, so that a subagent can check its own return before it stops (docs/mcp.md).\n' : "";
-  io.stdout(`${changes.map((change) => `${PAST[change.verb]} ${change.what}.\n`).join("")}Next: ${next}\n${faster}${offer}`);
+  io.stdout(`${changes.map((change) => `${PAST[change.verb]} ${change.what}.\n`).join("")}Next: ${next}\n${offer}`);
   return EXIT.passed;
 }
 
@@ -112,7 +150,29 @@ interface HookEntry {
   hooks?: unknown;
 }
 
-async function claudeChange(cwd: string): Promise<Change | undefined> {
+/** .claude/hooks/returnlint.cjs: written, or updated when it is another version's; undefined when it is this one. */
+function vendoredChange(cwd: string): Change | undefined {
+  const copy = (globalThis as Record<symbol, unknown>)[SELF_CONTAINED];
+  let content: string;
+  try {
+    if (typeof copy !== "string") throw new Error("this returnlint was not started by its bin");
+    content = readFileSync(copy, "utf8");
+  } catch (error) {
+    throw new ReturnlintError("USAGE", `Cannot write ${VENDORED_FILE.join("/")}: returnlint's one-file copy cannot be read (${error instanceof Error ? error.message : String(error)}); run returnlint from its package or a copy of that file.`);
+  }
+  const file = path.join(cwd, ...VENDORED_FILE);
+  let existing: string | undefined;
+  try {
+    existing = readFileSync(file, "utf8");
+  } catch {
+    existing = undefined;
+  }
+  if (existing === content) return undefined;
+  const what = `${VENDORED_FILE.join("/")}, returnlint ${RETURNLINT_VERSION} in one file`;
+  return { file, content, verb: existing === undefined ? "write" : "update", what, long: true };
+}
+
+async function claudeChange(cwd: string, command: string): Promise<Change | undefined> {
   const file = path.join(cwd, ".claude", "settings.json");
   const settings = readJsonObject(file) ?? {};
   const hooks = settings.hooks ?? {};
@@ -123,25 +183,38 @@ async function claudeChange(cwd: string): Promise<Change | undefined> {
   const agents = await checkedAgents(cwd);
   const matcher = matcherFor(agents);
   const ours = (entries as unknown[]).find((entry): entry is HookEntry => isObject(entry) && runsReturnlint(entry.hooks));
-  if (ours !== undefined && ours.matcher === matcher) return undefined;
+  const hook = ours === undefined ? undefined : ourHook(ours.hooks);
+  // The options given after `hook claude` stay with the new command.
+  const wanted = hook === undefined ? command : `${command}${hook.command.slice(hook.command.lastIndexOf(HOOK_ARGS) + HOOK_ARGS.length)}`;
+  if (ours !== undefined && ours.matcher === matcher && hook?.command === wanted) return undefined;
 
   const where = agents.length === 0 ? "no matcher: every subagent, the name rule decides" : `matcher "${matcher ?? ""}"`;
   let change: Pick<Change, "verb" | "what">;
   if (ours === undefined) {
-    const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command: HOOK_COMMAND, timeout: HOOK_TIMEOUT_S }] };
+    const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, timeout: HOOK_TIMEOUT_S }] };
     hooks.SubagentStop = [...(entries as unknown[]), entry];
     change = { verb: "add", what: `the returnlint SubagentStop hook to .claude/settings.json (${where})` };
   } else {
+    const updated = [...(ours.matcher === matcher ? [] : ["matcher"]), ...(hook?.command === wanted ? [] : ["command"])];
     if (matcher === undefined) delete ours.matcher;
     else ours.matcher = matcher;
-    change = { verb: "update", what: `the returnlint hook's matcher in .claude/settings.json (${where})` };
+    if (hook !== undefined) hook.command = wanted;
+    change = { verb: "update", what: `the returnlint hook's ${updated.join(" and ")} in .claude/settings.json (${updated.includes("command") ? `"${wanted}"` : where})` };
   }
   settings.hooks = hooks;
   return { file, content: `${JSON.stringify(settings, null, 2)}\n`, ...change };
 }
 
+const HOOK_ARGS = " hook claude";
+
+/** The hook of an entry that runs returnlint's Claude Code hook: through npx, a bin or a copy named returnlint.cjs. */
+function ourHook(hooks: unknown): { command: string } | undefined {
+  if (!Array.isArray(hooks)) return undefined;
+  return hooks.find((hook): hook is { command: string } => isObject(hook) && typeof hook.command === "string" && /returnlint(?:\.cjs)?"?\s+hook claude\b/.test(hook.command));
+}
+
 function runsReturnlint(hooks: unknown): boolean {
-  return Array.isArray(hooks) && hooks.some((hook) => isObject(hook) && typeof hook.command === "string" && hook.command.includes("returnlint hook claude"));
+  return ourHook(hooks) !== undefined;
 }
 
 /** The agents of .claude/agents/*.md and of the config's agents map that map to a command. */

@@ -60,7 +60,7 @@ const COMMANDS = ["research", "plan", "revise", "implement"] as const;
 
 /** Where editors find the schema: the installed package's copy when there is one, else the published one. */
 const SCHEMA_CANDIDATES = ["node_modules/returnlint/dist/config.schema.json", "node_modules/@returnlint/core/config.schema.json"] as const;
-const SCHEMA_URL = "https://unpkg.com/@returnlint/core/config.schema.json";
+const SCHEMA_URL = "https://unpkg.com/returnlint/dist/config.schema.json";
 
 /** The answer to a prompt that was closed (Ctrl-D, end of input) instead of answered. */
 class Stopped extends Error {}

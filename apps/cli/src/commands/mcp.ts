@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { EXIT, ReturnlintError } from "@returnlint/core";
@@ -9,8 +10,10 @@ export const MCP_HELP = `Usage: returnlint mcp [options]
 Starts the returnlint MCP server on standard input and output, so that a subagent
 can check its own return before it returns (tools validate_return, check_task,
 list_rules, explain_rule). It is the server of the @returnlint/mcp package, which
-this command finds in the project (npm install -D @returnlint/mcp) or beside
-returnlint; its bin, returnlint-mcp, starts the same server.
+this command finds in the project's node_modules, beside returnlint, or in the
+clone of returnlint this command was built in; its bin, returnlint-mcp, starts
+the same server. docs/install.md says how to install it before and after it is
+published.
 
 Options:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards
@@ -33,15 +36,27 @@ export async function mcp(argv: readonly string[], io: CommandIo): Promise<numbe
   return (loaded.main as ServerMain)(argv, { stdout: (text) => { io.stdout(text); }, stderr: (text) => { io.stderr(text); } });
 }
 
-/** @returnlint/mcp as the project installs it, else beside this returnlint (a global install of both). */
+/**
+ * @returnlint/mcp as the project installs it, else beside this returnlint (a global install of
+ * both), else in the clone this returnlint was built in (apps/cli/dist/ → packages/mcp/), where the
+ * package names itself.
+ */
 function locate(cwd: string): string {
-  for (const from of [path.join(cwd, "package.json"), process.argv[1] ?? ""]) {
-    if (from === "") continue;
+  const bin = process.argv[1];
+  const clone = bin === undefined ? undefined : path.resolve(path.dirname(bin), "..", "..", "..", "packages", "mcp");
+  for (const from of [path.join(cwd, "package.json"), bin, clone === undefined ? undefined : path.join(clone, "package.json")]) {
+    if (from === undefined) continue;
     try {
       return createRequire(from).resolve("@returnlint/mcp");
     } catch {
       // Not there: try the next place.
     }
   }
-  throw new ReturnlintError("USAGE", "returnlint mcp needs the @returnlint/mcp package: install it in the project (npm install -D @returnlint/mcp), or run its bin with npx -y @returnlint/mcp.");
+  if (clone !== undefined && existsSync(path.join(clone, "src", "server.ts"))) {
+    throw new ReturnlintError("USAGE", `returnlint mcp runs the server of this clone's packages/mcp, which is not built yet: run pnpm build in ${path.resolve(clone, "..", "..")}, then returnlint mcp again.`);
+  }
+  throw new ReturnlintError(
+    "USAGE",
+    "returnlint mcp runs the server of the @returnlint/mcp package, which is not installed here. Install its packed tarball next to returnlint's (docs/install.md, before it is published), or run it from a clone of returnlint (pnpm build, then node CLONE/packages/mcp/dist/bin.js); once it is published, npm install --save-dev @returnlint/mcp.",
+  );
 }
