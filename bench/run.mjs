@@ -377,10 +377,9 @@ if (runs("6")) {
 if (runs("7")) {
   log("Case 7: the Claude Code hook, per stop …");
   const hook = hookProject(WORK, path.join(REPO, "apps", "cli"));
-  // The one-file copy keeps its code caches in the user's cache folder: here, one of its own (the warm-up runs write them).
-  const cache = path.join(WORK, "hook-cache");
-  rmSync(cache, { recursive: true, force: true });
-  const env = { CLAUDE_PROJECT_DIR: hook.root, XDG_CACHE_HOME: cache };
+  // The one-file copy keeps its code caches beside itself: the warm-up runs write them.
+  rmSync(path.join(hook.root, ".claude", "hooks", ".returnlint-cache"), { recursive: true, force: true });
+  const env = { CLAUDE_PROJECT_DIR: hook.root };
   const through = (label, command, extra = {}) => ({ label, argv: ["sh", "-c", command], shell: command, input: hook.payload, env, expectStatus: 0, ...extra });
   const commands = [
     through("node -e 0 (the floor, through sh)", "node -e 0"),
@@ -406,7 +405,7 @@ if (runs("7")) {
   const [floor, installed, vendored] = rows;
   sections.push({
     title: "Case 7: the Claude Code hook, per subagent stop (a return checked and passed)",
-    note: `each command through sh -c as Claude Code runs hooks, with a SubagentStop payload on standard input (a known agent, its final message with a v7 return of two artifacts, the transcript beside it) and CLAUDE_PROJECT_DIR set; cwd: bench/.work/hook, where returnlint is this build linked into node_modules and the one-file copy in .claude/hooks/ (its code caches written by the warm-up runs into bench/.work/hook-cache); ${String(plan.startupRuns)} runs (npx: ${String(plan.bashRuns)}), interleaved`,
+    note: `each command through sh -c as Claude Code runs hooks, with a SubagentStop payload on standard input (a known agent, its final message with a v7 return of two artifacts, the transcript beside it) and CLAUDE_PROJECT_DIR set; cwd: bench/.work/hook, where returnlint is this build linked into node_modules and the one-file copy in .claude/hooks/ (its code caches written beside it by the warm-up runs); ${String(plan.startupRuns)} runs (npx: ${String(plan.bashRuns)}), interleaved`,
     header: ["command", "min", "median", "max", "median ÷ node -e 0"],
     rows: rows.map((row) => [row.label, ms(row.min), ms(row.median), ms(row.max), ratio(row.median / floor.median)]),
     commands: rows.map((row) => row.shell),

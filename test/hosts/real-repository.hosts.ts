@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { commandForAgent, loadReturnlintConfig } from "@returnlint/api";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -11,8 +11,8 @@ import { BUILT_IN_PROMPTS, builtInAgents } from "./scenarios.js";
 
 // Adoption on a real repository, end to end, as its maintainer would do it: clone it, run
 // `returnlint init` and `returnlint init claude`, install returnlint, then let the real Claude Code
-// run the repository's own agents (played by the scripted model as their definitions say), and
-// finally `scan` and `audit` the same clone with the same config.
+// run the repository's own agents (played by the scripted model as their definitions say).
+// (`scan` and `audit` on the same clone, with the same config: apps/cli/test/audit-real-history.test.ts.)
 
 const NAME = "ProofChecker";
 const returnlint = path.join(CLI, "dist", "returnlint.cjs");
@@ -45,6 +45,14 @@ function verdicts(root: string): Record<string, Record<string, unknown>> {
   return Object.fromEntries(readdirSync(dir).map((name) => [name, readJson(path.join(dir, name))]));
 }
 
+type Install = "installed" | "vendored";
+
+/** The hook command `init claude` writes for each way of installing returnlint (docs/install.md). */
+const HOOK_COMMAND: Record<Install, string> = {
+  installed: 'node "${CLAUDE_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook claude',
+  vendored: 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude',
+};
+
 describe.skipIf(!haveBundle(NAME))(`${NAME}, cloned from ../shared/repos, end to end`, () => {
   let server: ModelServer;
   let home: string;
@@ -52,13 +60,18 @@ describe.skipIf(!haveBundle(NAME))(`${NAME}, cloned from ../shared/repos, end to
   let agents: RealAgent[];
   const registry = inject("registry");
 
-  /** A fresh working copy of the clone, set up as the docs say: init, init claude, returnlint installed. */
-  function adopted(): string {
+  /**
+   * A fresh working copy of the clone, set up as docs/install.md says: returnlint installed in
+   * node_modules then `init` and `init claude`, or (a repository that is not a Node project, as
+   * this one is) `init` and `init claude --vendor`, with no package.json written.
+   */
+  function adopted(install: Install = "installed"): string {
     const root = path.join(tempDir("adopted"), NAME);
     copyOf(clone, root);
+    if (install === "installed") linkWorkspaceCli(root);
     expect(cli(root, ["init"]).status).toBe(0);
-    expect(cli(root, ["init", "claude"]).status).toBe(0);
-    linkWorkspaceCli(root);
+    const hooked = cli(root, ["init", "claude", ...(install === "vendored" ? ["--vendor"] : [])]);
+    expect(hooked.status, hooked.stderr).toBe(0);
     return root;
   }
 
@@ -79,17 +92,17 @@ describe.skipIf(!haveBundle(NAME))(`${NAME}, cloned from ../shared/repos, end to
 
   const claude = (root: string, prompt = PARENT_PROMPT) => runClaude(root, prompt, { server, home, registry });
 
-  it("init writes one config and a hook for the agents that return work", () => {
-    const root = adopted();
-    const hook = returnlintHook(root);
-    expect(hook.hooks.map((entry) => entry.command)).toEqual(["npx --no-install returnlint hook claude"]);
+  it.each(["installed", "vendored"] as const)("init writes one config, and init claude a hook for the agents that return work (%s)", (install) => {
+    const root = adopted(install);
+    expect(returnlintHook(root).hooks.map((entry) => entry.command)).toEqual([HOOK_COMMAND[install]]);
+    expect(existsSync(path.join(root, "package.json"))).toBe(install === "installed");
     // The agents it fires for are the repository's own, and there are several of each kind.
     expect(agents.length).toBeGreaterThanOrEqual(3);
     expect(new Set(agents.map((agent) => agent.command))).toEqual(new Set(["research", "plan", "implement"]));
   });
 
-  it("the agents as their definitions say (metadata file written, bullets returned): never blocked", async () => {
-    const root = adopted();
+  it.each(["installed", "vendored"] as const)("the agents as their definitions say (metadata file written, bullets returned): never blocked (%s)", async (install) => {
+    const root = adopted(install);
     const tasks = agents.map((agent, index) => taskFor(root, agent, index));
     server.play(goodRuns(root, agents, tasks));
     const run = await claude(root);
@@ -101,8 +114,8 @@ describe.skipIf(!haveBundle(NAME))(`${NAME}, cloned from ../shared/repos, end to
     for (const task of tasks) expect(all[`task-${String(task.number)}.json`], task.meta).toMatchObject({ ok: true, origin: "file", source: task.meta, decision: "pass", attempts: 1 });
   });
 
-  it("an agent whose metadata names a report it never wrote is blocked once, told which file, and passes when it writes it", async () => {
-    const root = adopted();
+  it.each(["installed", "vendored"] as const)("an agent whose metadata names a report it never wrote is blocked once, told which file, and passes when it writes it (%s)", async (install) => {
+    const root = adopted(install);
     const agent = agents.find((candidate) => candidate.command === "research");
     if (agent === undefined) throw new Error("the hook fires for no research agent");
     const task = taskFor(root, agent, 0);
@@ -117,29 +130,12 @@ describe.skipIf(!haveBundle(NAME))(`${NAME}, cloned from ../shared/repos, end to
   });
 
   it("leaves Claude Code's own agents alone", async () => {
-    const root = adopted();
+    const root = adopted("vendored");
     server.play(builtInAgents());
     const run = await claude(root, "Use the built-in agents on task 259.");
     expect(run.status, run.stderr).toBe(0);
     for (const prompt of Object.values(BUILT_IN_PROMPTS)) expect(server.requests.filter((request) => request.input.includes(prompt))).toHaveLength(1);
     expect(run.hooks.filter((hook) => hook.event === "SubagentStop" && hook.stdout.includes("returnlint"))).toEqual([]);
     expect(existsSync(path.join(root, ".returnlint"))).toBe(false);
-  });
-
-  it("scan and audit on the same clone, with the same config, give the same verdict and phantom flag per file", () => {
-    const root = adopted();
-    const scan = cli(root, ["scan", "--format", "json"]);
-    expect(scan.status, scan.stderr).toBeLessThanOrEqual(1);
-    const audit = cli(root, ["audit", "--config", "returnlint.config.yaml", "--format", "json"]);
-    expect(audit.status, audit.stderr).toBe(0);
-    const scanned = JSON.parse(scan.stdout) as { source: string; ok: boolean; phantom: boolean }[];
-    const audited = (JSON.parse(audit.stdout) as { returns: { path: string; date: string; ok: boolean; phantom: boolean }[] }).returns;
-    const latest = new Map<string, { ok: boolean; phantom: boolean; date: string }>();
-    for (const version of audited) if ((latest.get(version.path)?.date ?? "") <= version.date) latest.set(version.path, version);
-    // Files whose last version is the one in the tree (an archived folder is a rename: its versions are under the old path).
-    const both = scanned.filter((file) => latest.has(file.source));
-    expect(both.length).toBeGreaterThan(0);
-    for (const file of both) expect({ file: file.source, ok: latest.get(file.source)?.ok, phantom: latest.get(file.source)?.phantom }).toEqual({ file: file.source, ok: file.ok, phantom: file.phantom });
-    expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toContain("preset:");
   });
 });

@@ -9,8 +9,8 @@
 // (dist/returnlint-vendored.cjs, build/vendor.mjs): there the bundle and every chunk are strings in
 // EMBEDDED, compiled only when a run needs them, and the file runs with nothing beside it. Its code
 // caches cannot ship with it (V8 takes only those of the Node version that made them): the first
-// run on a machine writes them to the user's cache folder (VENDORED_CACHE), and the runs after it
-// start as fast as the package's bin.
+// run on a machine writes them beside the copy, in a folder git ignores (VENDORED_CACHE), and the
+// runs after it start as fast as the package's bin.
 "use strict";
 /**
  * Node's built-in modules as they are, without a trip through the module loader's resolution
@@ -112,17 +112,19 @@ function compile(file) {
 const CHUNK_REQUIRE = /^\.\/(?:chunks\/)?([\w-]+)\.cjs$/;
 
 /**
- * Where the vendored copy keeps its code caches: one folder per copy, Node version and
- * architecture, in the user's cache folder (XDG_CACHE_HOME, else ~/.cache), readable by the user alone.
+ * Where the vendored copy keeps its code caches: beside itself (inside the project it was copied
+ * into, never in the user's home), one folder per copy, Node version and architecture, in a
+ * folder that ignores itself in git (its `.gitignore` holds `*`), readable by the user alone.
  */
-const VENDORED_CACHE =
-  EMBEDDED === null
-    ? undefined
-    : path.join(
-        process.env.XDG_CACHE_HOME || path.join(process.env.HOME || builtin("node:os").homedir(), ".cache"),
-        "returnlint",
-        `${EMBEDDED_ID}-${process.version}-${process.arch}`,
-      );
+const CACHE_ROOT = path.join(__dirname, ".returnlint-cache");
+const VENDORED_CACHE = EMBEDDED === null ? undefined : path.join(CACHE_ROOT, `${EMBEDDED_ID}-${process.version}-${process.arch}`);
+
+/** Makes the cache folder, ignored by git, when it is not there yet. */
+function makeCacheFolder(fs) {
+  if (!fs.existsSync(VENDORED_CACHE)) fs.mkdirSync(VENDORED_CACHE, { recursive: true, mode: 0o700 });
+  const ignore = path.join(CACHE_ROOT, ".gitignore");
+  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, "# returnlint's code caches for this machine: never committed.\n*\n", { mode: 0o600 });
+}
 /** The vendored copy's files compiled without a usable cache this run: their caches are written when the process exits. */
 const uncached = [];
 
@@ -171,16 +173,17 @@ function compileEmbedded(file) {
 
 /** At exit: the caches of what this run compiled without one, each written whole (a temporary file renamed); a failure only costs the next run its speed. */
 function writeVendoredCaches() {
-  const { mkdirSync, renameSync, writeFileSync } = builtin("node:fs");
+  const fs = builtin("node:fs");
+  const { renameSync, writeFileSync } = fs;
   try {
-    mkdirSync(VENDORED_CACHE, { recursive: true, mode: 0o700 });
+    makeCacheFolder(fs);
     for (const [cacheFile, script] of uncached) {
       const temporary = `${cacheFile}.${String(process.pid)}.tmp`;
       writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
       renameSync(temporary, cacheFile);
     }
   } catch {
-    // A read-only or full home folder: the next run compiles from source again.
+    // A read-only or full folder: the next run compiles from source again.
   }
 }
 
@@ -235,11 +238,12 @@ globalThis[Symbol.for("returnlint.selfContained")] = SELF_CONTAINED;
 
 /** The vendored copy's rule thread as a file in its cache folder (written whole, once); undefined when it cannot be written. */
 function vendoredRuleWorker() {
-  const { existsSync, mkdirSync, renameSync, writeFileSync } = builtin("node:fs");
+  const fs = builtin("node:fs");
+  const { existsSync, renameSync, writeFileSync } = fs;
   const file = path.join(VENDORED_CACHE, "rule-worker.cjs");
   try {
     if (!existsSync(file)) {
-      mkdirSync(VENDORED_CACHE, { recursive: true, mode: 0o700 });
+      makeCacheFolder(fs);
       const temporary = `${file}.${String(process.pid)}.tmp`;
       writeFileSync(temporary, embeddedText("chunks/rule-worker.cjs"), { mode: 0o600 });
       renameSync(temporary, file);

@@ -1,8 +1,8 @@
 // `returnlint init claude --vendor` and the default hook commands, run as Claude Code runs them:
 // the command exactly as .claude/settings.json holds it, through `sh -c`, with a SubagentStop payload
 // on standard input, in a repository that has no package.json, no lockfile and no node_modules.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { finalMessage, subagentStop } from "./claude-payloads.js";
@@ -25,8 +25,8 @@ const settingsOf = (root: string) => JSON.parse(readFileSync(path.join(root, ".c
 const commandOf = (root: string) => settingsOf(root).hooks.SubagentStop[0]?.hooks[0]?.command ?? "";
 
 /** The written command, as Claude Code runs a hook: `sh -c`, the payload on standard input, CLAUDE_PROJECT_DIR set unless `projectDir` is null. */
-function runHook(root: string, message: string, options: { cwd?: string; projectDir?: string | null; cache?: string } = {}) {
-  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: options.cache ?? path.join(root, "..", `${path.basename(root)}-cache`) };
+function runHook(root: string, message: string, options: { cwd?: string; projectDir?: string | null; home?: string } = {}) {
+  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: options.home ?? path.join(root, "..", `${path.basename(root)}-home`) };
   if (options.projectDir !== null) env.CLAUDE_PROJECT_DIR = options.projectDir ?? root;
   const run = spawnSync("sh", ["-c", commandOf(root)], { cwd: options.cwd ?? root, env, input: JSON.stringify(subagentStop({ cwd: root, message })), encoding: "utf8", timeout: 30_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -71,17 +71,25 @@ describe("returnlint init claude --vendor, in a repository without package.json 
     expect(JSON.parse(runHook(root, PHANTOM, { projectDir: null }).stdout)).toMatchObject({ decision: "block" });
   });
 
-  it("keeps its code caches in the user's cache folder after its first run, none in the project", () => {
+  it("keeps its code caches beside itself, in a folder git ignores, and nothing in the user's home", () => {
     const root = repository();
     returnlint(["init", "claude", "--vendor"], { cwd: root });
-    const cache = path.join(root, "..", `${path.basename(root)}-own-cache`);
-    expect(runHook(root, GOOD, { cache }).status).toBe(0);
-    const [folder] = readdirSync(path.join(cache, "returnlint"));
+    const home = path.join(root, "..", `${path.basename(root)}-own-home`);
+    mkdirSync(home);
+    expect(runHook(root, GOOD, { home }).status).toBe(0);
+    const caches = path.join(root, ".claude", "hooks", ".returnlint-cache");
+    const [folder] = readdirSync(caches).filter((name) => name !== ".gitignore");
     expect(folder).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version.replaceAll(".", "\\.")}-${process.arch}$`));
-    expect(readdirSync(path.join(cache, "returnlint", folder ?? "")).sort()).toEqual(["chunks-command-hook.cjs.cache", "cli.cjs.cache"]);
-    expect(readdirSync(path.join(root, ".claude", "hooks"))).toEqual(["returnlint.cjs"]);
-    // A cache it cannot write (no such home) costs only speed.
-    expect(runHook(root, GOOD, { cache: path.join(root, REPORT) }).status).toBe(0);
+    expect(readdirSync(path.join(caches, folder ?? "")).sort()).toEqual(["chunks-command-hook.cjs.cache", "cli.cjs.cache"]);
+    expect(readFileSync(path.join(caches, ".gitignore"), "utf8")).toMatch(/^\*$/m);
+    expect(readdirSync(home)).toEqual([]);
+    // git sees the one file, not its caches.
+    execFileSync("git", ["init", "-q"], { cwd: root });
+    expect(execFileSync("git", ["status", "--porcelain", "--untracked-files=all", ".claude/hooks"], { cwd: root, encoding: "utf8" })).toBe("?? .claude/hooks/returnlint.cjs\n");
+    // A cache it cannot write (a read-only folder) costs only speed.
+    rmSync(caches, { recursive: true });
+    writeFileSync(caches, "not a folder");
+    expect(runHook(root, GOOD, { home }).status).toBe(0);
   });
 
   it("runs custom rules in their thread from the one file", () => {
@@ -106,7 +114,7 @@ describe("returnlint init claude --vendor, in a repository without package.json 
     const first = repository();
     returnlint(["init", "claude", "--vendor"], { cwd: first });
     const second = repository();
-    const run = spawnSync(process.execPath, [path.join(first, ".claude", "hooks", "returnlint.cjs"), "init", "claude"], { cwd: second, encoding: "utf8", env: { ...process.env, XDG_CACHE_HOME: path.join(first, ".cache") } });
+    const run = spawnSync(process.execPath, [path.join(first, ".claude", "hooks", "returnlint.cjs"), "init", "claude"], { cwd: second, encoding: "utf8" });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(readFileSync(path.join(second, ".claude", "hooks", "returnlint.cjs"))).toEqual(readFileSync(VENDORED));
