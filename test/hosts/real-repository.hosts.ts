@@ -2,11 +2,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { commandForAgent, loadReturnlintConfig } from "@returnlint/api";
+import { cloneRealRepository, realRepository } from "@returnlint/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runClaude } from "./claude.js";
 import { CLI, cleanUp, linkWorkspaceCli, readJson, tempDir } from "./hosts.js";
 import { startModelServer, type ModelServer } from "./model-server.js";
-import { bundleOf, cloneWithAgents, copyOf, goodRuns, haveBundle, hookedAgents, PARENT_PROMPT, phantomThenFixed, taskFor, type RealAgent } from "./real-repository.js";
+import { copyOf, goodRuns, hookedAgents, PARENT_PROMPT, phantomThenFixed, taskFor, type RealAgent } from "./real-repository.js";
 import { BUILT_IN_PROMPTS, builtInAgents } from "./scenarios.js";
 
 // Adoption on a real repository, end to end, as its maintainer would do it: clone it, run
@@ -15,6 +16,7 @@ import { BUILT_IN_PROMPTS, builtInAgents } from "./scenarios.js";
 // (`scan` and `audit` on the same clone, with the same config: apps/cli/test/audit-real-history.test.ts.)
 
 const NAME = "ProofChecker";
+const bundle = realRepository(NAME);
 const returnlint = path.join(CLI, "dist", "returnlint.cjs");
 
 function cli(root: string, args: readonly string[]): { status: number; stdout: string; stderr: string } {
@@ -53,7 +55,7 @@ const HOOK_COMMAND: Record<Install, string> = {
   vendored: 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude',
 };
 
-describe.skipIf(!haveBundle(NAME))(`${NAME}, cloned from ../shared/repos, end to end`, () => {
+describe.skipIf(bundle === undefined)(`${NAME}, cloned from ../shared/repos, end to end (skipped when this machine has no ../shared/repos/${NAME}.bundle)`, () => {
   let server: ModelServer;
   let home: string;
   let clone: string;
@@ -79,7 +81,7 @@ describe.skipIf(!haveBundle(NAME))(`${NAME}, cloned from ../shared/repos, end to
     server = await startModelServer();
     home = tempDir("claude-home");
     clone = path.join(tempDir("clone"), NAME);
-    cloneWithAgents(bundleOf(NAME), clone);
+    cloneRealRepository(bundle ?? "", clone, "agents");
     const root = adopted();
     const config = await loadReturnlintConfig({ cwd: root });
     agents = hookedAgents(root, returnlintHook(root).matcher ?? "", (agent) => commandForAgent(config, agent));

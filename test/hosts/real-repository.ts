@@ -1,37 +1,12 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { REPO } from "./hosts.js";
+import { git } from "@returnlint/testing";
 import type { Block, Scenario, Turn } from "./model-server.js";
 
-// A real repository of the family returnlint serves, cloned at test time from the bundle kept
-// beside the checkout (never copied into the project), and its own agents played by the
+// A real repository of the family returnlint serves, cloned at test time (@returnlint/testing's
+// cloneRealRepository; never copied into the project), and its own agents played by the
 // scripted model as their definitions say: a subagent writes its report and its metadata file
 // with the Write tool, then ends with a few bullets, not JSON.
-
-/** Where CI and every checkout keep the real repositories (`../shared/repos/`). */
-export const REPOSITORIES = path.resolve(REPO, "..", "shared", "repos");
-
-export function bundleOf(name: string): string {
-  return path.join(REPOSITORIES, `${name}.bundle`);
-}
-
-function git(cwd: string, args: readonly string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 }).trim();
-}
-
-/**
- * Clones a bundle into `dir` at the last commit that still has `.claude/agents/` (the parent of the
- * commit that removed them, or the tip when none did): the repository as a maintainer had it
- * while its agents were defined there.
- */
-export function cloneWithAgents(bundle: string, dir: string): string {
-  git(path.dirname(dir), ["clone", "-q", "--no-checkout", bundle, dir]);
-  const removed = git(dir, ["log", "-1", "--format=%H", "--diff-filter=D", "--", ".claude/agents"]);
-  const commit = removed === "" ? git(dir, ["rev-parse", "HEAD"]) : git(dir, ["rev-parse", `${removed}^`]);
-  git(dir, ["-c", "advice.detachedHead=false", "checkout", "-q", commit]);
-  return commit;
-}
 
 /** A second working copy of a clone, at the same commit (cheap: it shares the objects). */
 export function copyOf(clone: string, dir: string): void {
@@ -179,9 +154,4 @@ export function phantomThenFixed(root: string, agent: RealAgent, task: Task): Sc
       { name: "parent reads the result", agent: "main", reply: [text("The agent has returned.")] },
     ],
   };
-}
-
-/** Whether the bundle is there (CI and every checkout have it; a bare clone of the project alone does not). */
-export function haveBundle(name: string): boolean {
-  return existsSync(bundleOf(name));
 }

@@ -1,17 +1,18 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { cloneRealRepository, realRepository } from "@returnlint/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { git } from "./git-history.js";
-import { BIN, REPO } from "./helpers.js";
+import { BIN } from "./helpers.js";
 
 // A real repository of the family returnlint was built for, as a new user meets it: cloned, `returnlint
 // init`, then `scan` and `audit` with the same config. The bundle is third-party data kept beside the
 // repository (../shared/repos/), cloned here at test time; nothing of it is copied into the project.
-const BUNDLE = path.join(REPO, "..", "shared", "repos", "ProofChecker.bundle");
-const haveBundle = existsSync(BUNDLE);
-if (!haveBundle) console.warn(`audit-real-history.test.ts: skipped, ${BUNDLE} is absent (a clone of a real repository's history is what it audits)`);
+const BUNDLE = realRepository("ProofChecker");
+const haveBundle = BUNDLE !== undefined;
+if (!haveBundle) console.warn("audit-real-history.test.ts: skipped, ../shared/repos/ProofChecker.bundle is absent (a clone of a real repository's history is what it audits)");
 
 interface Verdict {
   readonly ok: boolean;
@@ -47,7 +48,7 @@ describe.skipIf(!haveBundle)("returnlint audit on a real repository's history (a
   beforeAll(() => {
     // A folder of its own, removed with a time limit of its own: a clone of thousands of commits takes a while to delete on a busy machine.
     dir = path.join(realpathSync(mkdtempSync(path.join(tmpdir(), "returnlint-real-history-"))), "clone");
-    git(path.dirname(dir), ["clone", "-q", BUNDLE, dir]);
+    cloneRealRepository(BUNDLE ?? "", dir);
     // The newest commit whose tree holds the agents (.claude/agents/) and the metadata files they wrote, so that
     // scan has returns to read at the tip; else the newest with metadata files.
     const candidates = git(dir, ["log", "--format=%H", "--", ":(glob)specs/**/.return-meta.json"]).split("\n");

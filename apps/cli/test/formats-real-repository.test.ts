@@ -1,20 +1,16 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ReportObject } from "@returnlint/api";
-import { REPO, returnlint } from "./helpers.js";
+import { cloneRealRepository, realRepository } from "@returnlint/testing";
+import { returnlint } from "./helpers.js";
 
 // A real repository of the family returnlint was built for (../shared/repos/README.md), cloned at
 // test time into a temporary folder, never copied into the project.
-const BUNDLE = path.join(REPO, "..", "shared", "repos", "ProofChecker.bundle");
-const absent = !existsSync(BUNDLE);
-const skipped = absent ? ` (skipped: no ${BUNDLE} here)` : "";
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).trim();
-}
+const BUNDLE = realRepository("ProofChecker");
+const absent = BUNDLE === undefined;
+const skipped = absent ? " (skipped: no ../shared/repos/ProofChecker.bundle here)" : "";
 
 /** What a user sees of a verdict: exit code, format, and each failure and warning with its pointer. */
 function verdictOf(run: { status: number | null; stdout: string }) {
@@ -31,9 +27,7 @@ describe("a real repository, end to end", () => {
   it.skipIf(absent)(`init writes one config for scan and standard input, and each metadata file gets the same verdict by name and piped${skipped}`, () => {
     const clone = mkdtempSync(path.join(tmpdir(), "returnlint-formats-"));
     folders.push(clone);
-    git(tmpdir(), "clone", "--quiet", "--no-checkout", BUNDLE, clone);
-    // The last commit with the agents: the parent of the one that removed .claude/agents.
-    git(clone, "checkout", "--quiet", `${git(clone, "log", "-1", "--format=%H", "--", ".claude/agents")}^`);
+    cloneRealRepository(BUNDLE ?? "", clone, "agents");
 
     const init = returnlint(["init"], { cwd: clone });
     expect(init.status).toBe(0);

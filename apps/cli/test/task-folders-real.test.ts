@@ -1,14 +1,14 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO, returnlint } from "./helpers.js";
+import { cloneRealRepository, realRepository } from "@returnlint/testing";
+import { returnlint } from "./helpers.js";
 
 // A real repository of the family returnlint serves (../shared/repos/README.md): cloned at test
 // time, never copied into the project. CI has it beside the repository.
-const BUNDLE = path.join(REPO, "..", "shared", "repos", "ProofChecker.bundle");
-const scratch = existsSync(BUNDLE) ? mkdtempSync(path.join(tmpdir(), "returnlint-real-tasks-")) : undefined;
+const BUNDLE = realRepository("ProofChecker");
+const scratch = BUNDLE !== undefined ? mkdtempSync(path.join(tmpdir(), "returnlint-real-tasks-")) : undefined;
 afterAll(() => {
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 });
@@ -16,7 +16,7 @@ afterAll(() => {
 describe.skipIf(scratch === undefined)("--task on a real repository's task folders (skipped: ../shared/repos/ProofChecker.bundle is absent)", { timeout: 120_000 }, () => {
   it("reaches every task folder of the clone by its number, and a folder without a metadata file is the missingFile finding", () => {
     const root = path.join(scratch ?? "", "repo");
-    expect(spawnSync("git", ["clone", "-q", BUNDLE, root], { encoding: "utf8" }).status).toBe(0);
+    cloneRealRepository(BUNDLE ?? "", root);
     // The folders as the repository names them: a number, an underscore, a slug.
     const folders = readdirSync(path.join(root, "specs"), { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && /^\d+_/.test(entry.name))

@@ -1,2 +1,3 @@
 export { tempProject, writeFiles, type Files, type TreeOptions } from "./temp-project.js";
 export { commit, git, newRepository, type Change } from "./git.js";
+export { cloneRealRepository, REAL_REPOSITORIES, realRepository } from "./real-repositories.js";
