@@ -2,6 +2,7 @@ import { readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lintFile, lintTask, loadReturnlintConfig, type ReportObject } from "@returnlint/api";
+import { commit, git, newRepository } from "@returnlint/testing";
 import { metadata, project, returnlint } from "./helpers.js";
 
 
@@ -139,6 +140,18 @@ describe("the metadata file's added fields on disk", () => {
       expect(run.stdout).toContain(`Wrote returnlint.config.yaml with the ${preset} preset (${why}).`);
       expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toMatch(new RegExp(`^preset: ${preset}$`, "m"));
     }
+  });
+
+  it("init picks auto for a repository whose history has return files though its tree has none any more (what audit reads)", () => {
+    const root = newRepository();
+    const first = commit(root, "2026-03-01T10:00:00Z", { files: { "specs/42_x/.return-meta.json": partial(), "specs/42_x/reports/research-001.md": "# Report\n" } });
+    commit(root, "2026-03-02T10:00:00Z", { remove: ["specs/42_x/.return-meta.json"] });
+    const run = returnlint(["init"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Wrote returnlint.config.yaml with the auto preset (no return files under specs/ now, but the history has them (the last written in ${git(root, ["rev-parse", "--short", first])} of 2026-03-01)`);
+    // Outside git, the same tree is a console project.
+    const plain = project({ "specs/42_x/reports/research-001.md": "# Report\n" });
+    expect(returnlint(["init"], { cwd: plain }).stdout).toContain("with the v7 preset (no return files under specs/: console returns)");
   });
 
   it("the library (the MCP server's lintFile, lintTask) reads a handoff by its name, and leaves the marker alone: a subagent checks before its postflight", async () => {

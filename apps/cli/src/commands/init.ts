@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, METADATA_FILE, ReturnlintError, SPECS_DIR, formatOfFileName, isReturnlintError } from "@returnlint/core";
@@ -161,7 +162,8 @@ function existingConfig(cwd: string): string | undefined {
  * project that writes metadata files, handoffs or multi-task returns has its console returns
  * beside them (the hook, standard input), and under auto each return is checked in the format its
  * file's name says, else the one its fields say, so that one config serves check, scan, audit and
- * the hook. v7, the current console format, otherwise.
+ * the hook; auto too when the tree holds none but the history has some (what `audit` reads). v7,
+ * the current console format, otherwise.
  */
 function detect(cwd: string): { preset: PresetName; why: string } {
   const specs = path.join(cwd, SPECS_DIR);
@@ -186,8 +188,27 @@ function detect(cwd: string): { preset: PresetName; why: string } {
     withHandoff === undefined ? undefined : `specs/${withHandoff}/${HANDOFF_FILE}`,
     handoffsFolder === undefined ? undefined : `specs/${handoffsFolder}/handoffs/*.json`,
   ].filter((file) => file !== undefined);
-  if (found.length === 0) return { preset: "v7", why: "no return files under specs/: console returns" };
+  if (found.length === 0) {
+    const committed = lastCommittedReturn(cwd);
+    if (committed !== undefined) return { preset: "auto", why: `no return files under specs/ now, but the history has them (the last written in ${committed}): each return is checked in the format its file's name, else its fields, say` };
+    return { preset: "v7", why: "no return files under specs/: console returns" };
+  }
   return { preset: "auto", why: `found ${andList(found)}: each return is checked in the format its file's name, else its fields, say` };
+}
+
+/** The return files' names below specs/, as git pathspecs. */
+const RETURN_FILE_PATHSPECS = [`:(glob)${SPECS_DIR}/**/${METADATA_FILE}`, `:(glob)${SPECS_DIR}/**/${HANDOFF_FILE}`, `:(glob)${SPECS_DIR}/**/.return-meta-multi*.json`];
+
+/**
+ * The last commit that wrote a return file below specs/, "abc1234 of 2026-03-23", when cwd is in a
+ * git repository whose tree holds none today (the tasks were cleaned up, the agents moved on): its
+ * history is what `audit` reads with the config init writes. Undefined without git or history.
+ */
+function lastCommittedReturn(cwd: string): string | undefined {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
+  const run = spawnSync("git", ["log", "-1", "--diff-filter=AM", "--format=%h of %as", "--", ...RETURN_FILE_PATHSPECS], { cwd, env, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "ignore"] });
+  const line = run.status === 0 ? run.stdout.trim() : "";
+  return line === "" ? undefined : line;
 }
 
 function andList(items: readonly string[]): string {
