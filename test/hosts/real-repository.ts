@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { taskOfFolder } from "@returnlint/core";
 import { git } from "@returnlint/testing";
 import type { Block, Scenario, Turn } from "./model-server.js";
 
@@ -65,7 +66,7 @@ export interface Task {
 
 /** A task for `agent` numbered past every task the repository has (its folders are never touched). */
 export function taskFor(root: string, agent: RealAgent, index: number): Task {
-  const numbers = readdirSync(path.join(root, "specs")).flatMap((name) => /^(?:[A-Z]+_)?(\d+)_/.exec(name)?.slice(1, 2) ?? []);
+  const numbers = readdirSync(path.join(root, "specs")).flatMap((name) => taskOfFolder(name) ?? []);
   const number = Math.max(0, ...numbers.map(Number)) + 100 + index;
   const slug = `returnlint_${agent.command}_${agent.name.replaceAll("-", "_")}`;
   const dir = `specs/${String(number)}_${slug}`;

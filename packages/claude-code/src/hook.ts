@@ -279,15 +279,14 @@ function digestOf(problems: readonly Problem[]): string {
 /** What the subagent reads: each problem addressed to it (`--format reask`'s lines, which never give away the expected session id), and what to do. */
 function reasonText(checked: CheckedReturn, context: { readonly command: string; readonly attempt: number }): string {
   // A return file the subagent should have written and did not: its name stands for the return.
-  const missingFile = checked.missing;
-  const where = missingFile ? `Your return (${checked.source})` : checked.origin === "file" ? `Your return in ${checked.source}` : "Your final message's return";
+  const where = checked.missing ? `Your return (${checked.source})` : checked.origin === "file" ? `Your return in ${checked.source}` : "Your final message's return";
   const count = checked.problems.length;
   const lines = [
     `returnlint: ${where} failed validation for /${context.command} (${String(count)} ${count === 1 ? "problem" : "problems"}, attempt ${String(context.attempt)}):`,
   ];
   lines.push(...problemReaskLines(checked.problems));
   lines.push(
-    missingFile
+    checked.missing
       ? `Write the metadata file as your instructions say, then finish again.`
       : checked.origin === "file"
         ? `Do the missing work or correct the metadata file so that it only claims what exists, then finish again.`

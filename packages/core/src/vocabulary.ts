@@ -104,13 +104,21 @@ export function formatOfFileName(name: string): FormatName | undefined {
   return FORMAT_OF_FILE.find((entry) => entry.pattern.test(name))?.format;
 }
 
+/** A task folder's name up to its slug: a prefix of letters, maybe, then the number (group 1). */
+const TASK_FOLDER = String.raw`(?:[A-Za-z]+_)?(\d+)_`;
+const TASK_FOLDER_START = new RegExp(`^${TASK_FOLDER}`);
+/** A task folder named in a message (group 1: the folder, group 2: the number), and its metadata file. */
+const NAMED_FOLDER = String.raw`${SPECS_DIR}/(${TASK_FOLDER}[\w.-]+)/`;
+const NAMED_METADATA_FILE = new RegExp(`${NAMED_FOLDER}${METADATA_FILE.replaceAll(".", "\\.")}`, "g");
+const NAMED_TASK_FOLDER = new RegExp(NAMED_FOLDER, "g");
+
 /**
  * The task number a task folder's name gives: `{N}_{SLUG}`, padded or not (`259_x`, `007_x`), or
  * with a prefix of letters before the number, `{PREFIX}_{N}_{SLUG}`: OpenCode's agents create
  * `OC_503_port_missing_core_commands` beside Claude Code's `503_…` folders.
  */
 export function taskOfFolder(name: string): string | undefined {
-  return /^(?:[A-Za-z]+_)?(\d+)_/.exec(name)?.[1];
+  return TASK_FOLDER_START.exec(name)?.[1];
 }
 
 /** The task a metadata file's path names (`specs/259_x/.return-meta.json` → 259, `specs/OC_7_x/…` → 7), at any depth (`specs/archive/…`). */
@@ -125,7 +133,7 @@ export function taskOfPath(file: string): string | undefined {
  * `specs/OC_7_x/…`), as subagents name the report they wrote.
  */
 export function taskNamedIn(message: string, options: { readonly folder: boolean }): { readonly task: string; readonly folder: string } | undefined {
-  const named = lastMatch(message, /specs\/((?:[A-Za-z]+_)?(\d+)_[\w.-]+)\/\.return-meta\.json/g) ?? (options.folder ? lastMatch(message, /specs\/((?:[A-Za-z]+_)?(\d+)_[\w.-]+)\//g) : undefined);
+  const named = lastMatch(message, NAMED_METADATA_FILE) ?? (options.folder ? lastMatch(message, NAMED_TASK_FOLDER) : undefined);
   return named === undefined ? undefined : { task: named[2] ?? "", folder: named[1] ?? "" };
 }
 

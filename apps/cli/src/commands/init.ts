@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, METADATA_FILE, ReturnlintError, SPECS_DIR, formatOfFileName, isReturnlintError } from "@returnlint/core";
+import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
@@ -196,8 +196,8 @@ function detect(cwd: string): { preset: PresetName; why: string } {
   return { preset: "auto", why: `found ${andList(found)}: each return is checked in the format its file's name, else its fields, say` };
 }
 
-/** The return files' names below specs/, as git pathspecs. */
-const RETURN_FILE_PATHSPECS = [`:(glob)${SPECS_DIR}/**/${METADATA_FILE}`, `:(glob)${SPECS_DIR}/**/${HANDOFF_FILE}`, `:(glob)${SPECS_DIR}/**/.return-meta-multi*.json`];
+/** The return files' names below specs/, at any depth, as git pathspecs. */
+const RETURN_FILE_PATHSPECS = RETURN_FILE_NAMES.map((name) => `:(glob)${SPECS_DIR}/**/${name}`);
 
 /**
  * The last commit that wrote a return file below specs/, "abc1234 of 2026-03-23", when cwd is in a
@@ -205,8 +205,7 @@ const RETURN_FILE_PATHSPECS = [`:(glob)${SPECS_DIR}/**/${METADATA_FILE}`, `:(glo
  * history is what `audit` reads with the config init writes. Undefined without git or history.
  */
 function lastCommittedReturn(cwd: string): string | undefined {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
-  const run = spawnSync("git", ["log", "-1", "--diff-filter=AM", "--format=%h of %as", "--", ...RETURN_FILE_PATHSPECS], { cwd, env, encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "ignore"] });
+  const run = spawnSync("git", ["log", "-1", "--diff-filter=AM", "--format=%h of %as", "--", ...RETURN_FILE_PATHSPECS], { cwd, env: gitEnvironment(), encoding: "utf8", timeout: 30_000, stdio: ["ignore", "pipe", "ignore"] });
   const line = run.status === 0 ? run.stdout.trim() : "";
   return line === "" ? undefined : line;
 }
