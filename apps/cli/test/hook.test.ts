@@ -20,6 +20,9 @@ function readJson(file: string): Record<string, unknown> {
 const verdictOf = (root: string, name = "lean-research-agent--a4e1f2c3") => readJson(path.join(root, ".returnlint", "verdicts", `${name}.json`));
 
 /** What the user is shown when the hook lets a stop through because it could not do its job. */
+/** What a stop let through with a sentence looks like: the sentence shown to the user, the same on standard error for logs. */
+const gaveWay = (sentence: string): Run => ({ status: 0, stdout: `${JSON.stringify({ systemMessage: sentence })}\n`, stderr: `${sentence}\n` });
+
 function systemMessageOf(run: Run): string {
   const output = JSON.parse(run.stdout) as { systemMessage: string };
   expect(Object.keys(output)).toEqual(["systemMessage"]);
@@ -70,7 +73,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
   it("lets the stop through when another stop hook is already holding the agent", () => {
     const root = project({});
     const run = hook(subagentStop({ cwd: root, message: finalMessage([REPORT]), stopHookActive: true }));
-    expect(run).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(run).toEqual(gaveWay("returnlint hook: let the stop through: another stop hook is already holding this agent (stop-hook-active): the return of lean-research-agent still fails (1 problem); the verdict in .returnlint/verdicts/lean-research-agent--a4e1f2c3.json records it"));
     expect(verdictOf(root)).toMatchObject({ ok: false, decision: "allow", allowedBecause: "stop-hook-active", attempts: 1 });
   });
 
@@ -82,7 +85,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       expect(blockReason(run)).toContain(`attempt ${String(attempt)}):`);
     }
     const fourth = hook(subagentStop({ cwd: root, message: finalMessage([`${TASK_DIR}/reports/research-004.md`]), stopHookActive: true }));
-    expect(fourth).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(fourth).toEqual(gaveWay("returnlint hook: gave up after 3 blocks, the most --max-blocks allows (max-blocks): the return of lean-research-agent still fails (1 problem); the verdict in .returnlint/verdicts/lean-research-agent--a4e1f2c3.json records it"));
     expect(verdictOf(root)).toMatchObject({
       ok: false,
       errors: [`Artifact does not exist: ${TASK_DIR}/reports/research-004.md`],
@@ -97,16 +100,16 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
   it("honours --max-blocks", () => {
     const root = project({});
     const run = hook(subagentStop({ cwd: root, message: finalMessage([REPORT]) }), ["--max-blocks", "0"]);
-    expect(run).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(run).toEqual(gaveWay("returnlint hook: let the stop through: --max-blocks is 0 (max-blocks): the return of lean-research-agent still fails (1 problem); the verdict in .returnlint/verdicts/lean-research-agent--a4e1f2c3.json records it"));
     expect(verdictOf(root)).toMatchObject({ ok: false, decision: "allow", allowedBecause: "max-blocks" });
   });
 
-  it("stops early when the same feedback would be sent twice", () => {
+  it("stops early when the same feedback would be sent twice, and says so: a visible, recorded give-up", () => {
     const root = project({});
     const payload = subagentStop({ cwd: root, message: finalMessage([REPORT]) });
     blockReason(hook(payload));
     const again = hook({ ...payload, stop_hook_active: true });
-    expect(again).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(again).toEqual(gaveWay("returnlint hook: gave up after 2 attempts: the problems are the same as the ones last sent back (repeated-feedback): the return of lean-research-agent still fails (1 problem); the verdict in .returnlint/verdicts/lean-research-agent--a4e1f2c3.json records it"));
     expect(verdictOf(root)).toMatchObject({ ok: false, attempts: 2, decision: "allow", allowedBecause: "repeated-feedback" });
   });
 
@@ -224,7 +227,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       // The host re-runs the agent with the message; the config is unchanged, so the same error comes back.
       const second = hook({ ...payload, stop_hook_active: true }, ["--fail-closed"]);
       expect(second.status).toBe(0);
-      expect(second.stderr).toContain("(--fail-closed gave way: repeated-feedback); the verdict in .returnlint/verdicts/ records it");
+      expect(second.stderr).toContain("(--fail-closed gave way: repeated-feedback); the verdict in .returnlint/verdicts/lean-research-agent--a4e1f2c3.json records it");
       expect(verdictOf(root)).toMatchObject({ ok: false, attempts: 2, decision: "allow", allowedBecause: "repeated-feedback" });
       const ledger = readJson(path.join(root, ".returnlint", "ledger.json")) as { entries: Record<string, { attempts: number; blocks: number }> };
       expect(Object.values(ledger.entries)).toEqual([expect.objectContaining({ attempts: 2, blocks: 1 })]);
@@ -283,7 +286,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       const run = hook(payload, ["--command", "implment"]);
       expect(run.status).toBe(0);
       expect(systemMessageOf(run)).toContain('returnlint hook: Unknown command "implment" (did you mean "implement"?); known: research, plan, revise, implement.');
-      expect(systemMessageOf(run)).toContain("; the verdict in .returnlint/verdicts/ records it (the stop goes through; --fail-closed blocks instead)");
+      expect(systemMessageOf(run)).toContain("; the verdict in .returnlint/verdicts/lean-research-agent--a4e1f2c3.json records it (the stop goes through; --fail-closed blocks instead)");
       expect(verdictOf(root)).toMatchObject({ ok: false, decision: "allow", allowedBecause: "config-error", errors: [expect.stringContaining('Unknown command "implment"')] });
       // --fail-closed holds the agent, once: the same error is let through the next time.
       const closed = hook(payload, ["--command", "implment", "--fail-closed"]);

@@ -77,12 +77,13 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
     expect(verdictOf(root)).toMatchObject({ ok: true, errors: [], decision: "pass" });
   });
 
-  it("blocks at most maxBlocks times, then lets the stop through and records why", async () => {
+  it("blocks at most maxBlocks times, then lets the stop through, says so and records why", async () => {
     const root = project();
     const first = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root, maxBlocks: 1 });
     expect(JSON.parse(first.stdout)).toMatchObject({ decision: "block" });
     const other = "specs/259_prove_completeness/reports/research-002.md";
-    expect(await run({ payloadText: subagentStop(root, [other], true), cwd: root, maxBlocks: 1 })).toEqual({ status: 0, stdout: "", stderr: "" });
+    const sentence = "returnlint hook: gave up after 1 block, the most --max-blocks allows (max-blocks): the return of lean-research-agent still fails (1 problem); the verdict in .returnlint/verdicts/lean-research-agent--a4e1f2c3.json records it";
+    expect(await run({ payloadText: subagentStop(root, [other], true), cwd: root, maxBlocks: 1 })).toEqual({ status: 0, stdout: `${JSON.stringify({ systemMessage: sentence })}\n`, stderr: `${sentence}\n` });
     expect(verdictOf(root)).toMatchObject({ ok: false, decision: "allow", allowedBecause: "max-blocks", attempts: 2 });
   });
 

@@ -1,9 +1,9 @@
 import path from "node:path";
-import { EXIT, isReturnlintError, type Importer, type LoadedConfig } from "@returnlint/core";
-import { BUILT_IN_AGENTS, checkReturn, commandForAgent, knownCommand, loadReturnlintConfig, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem } from "@returnlint/api";
+import { EXIT, isReturnlintError, type Importer, type LoadedConfig, type SafeDir } from "@returnlint/core";
+import { BUILT_IN_AGENTS, checkReturn, commandForAgent, knownCommand, loadReturnlintConfig, problemReaskLines, returnOfMessage, systemReason, type CheckedReturn, type Problem } from "@returnlint/api";
 import { parsePayload, type StopPayload } from "./payload.js";
 import { subagentRun } from "./run.js";
-import { prepareStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
+import { openStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
 
 /** Where the hook writes: its answer to the host on `stdout`, why it let a stop through on `stderr`. */
 export interface HookOutput {
@@ -114,11 +114,32 @@ async function runHook(options: ClaudeHookOptions): Promise<number> {
   if (checked.internalError) {
     return await cannotValidate(options, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
-  const { decision, entry } = await record({ ...attempt, command }, checked, () => digestOf(checked.problems));
-  if (decision.kind === "block") {
+  const deliver = (entry: LedgerEntry) => {
     options.stdout(`${JSON.stringify({ decision: "block", reason: reasonText(checked, { command, attempt: entry.attempts }) })}\n`);
+  };
+  const { decision, entry, verdict, undelivered } = await record({ ...attempt, command }, checked, () => digestOf(checked.problems), { deliver });
+  if (undelivered !== undefined) {
+    options.stderr(`returnlint hook: could not send ${agent ?? "the main agent"} back: writing the block to standard output failed (${systemReason(undelivered)}); its return fails; the verdict in ${verdict} records it\n`);
+    return EXIT.error;
+  }
+  if (decision.kind === "allow") {
+    giveWay(options, false, `${gaveUp(decision.because, entry)}: the return of ${agent ?? "the main agent"} still fails (${String(checked.problems.length)} ${checked.problems.length === 1 ? "problem" : "problems"}); the verdict in ${verdict} records it`, false);
   }
   return EXIT.passed;
+}
+
+/** Why a failing stop went through, in words. */
+function gaveUp(because: AllowedBecause, entry: LedgerEntry): string {
+  switch (because) {
+    case "repeated-feedback":
+      return `gave up after ${String(entry.attempts)} attempts: the problems are the same as the ones last sent back (repeated-feedback)`;
+    case "max-blocks":
+      return entry.blocks === 0 ? "let the stop through: --max-blocks is 0 (max-blocks)" : `gave up after ${String(entry.blocks)} ${entry.blocks === 1 ? "block" : "blocks"}, the most --max-blocks allows (max-blocks)`;
+    case "stop-hook-active":
+      return "let the stop through: another stop hook is already holding this agent (stop-hook-active)";
+    default:
+      return `let the stop through (${because})`;
+  }
 }
 
 interface Attempt {
@@ -130,16 +151,57 @@ interface Attempt {
   readonly maxBlocks: number;
 }
 
-/** Counts the attempt in the ledger, decides, and leaves the verdict for postflight. */
-async function record(attempt: Attempt, checked: CheckedReturn, digest: () => string, notValidated?: NotValidated): Promise<{ decision: Decision; entry: LedgerEntry }> {
+interface Recorded {
+  readonly decision: Decision;
+  readonly entry: LedgerEntry;
+  /** Where the verdict was written, as the user sees it. */
+  readonly verdict: string;
+  /** Why a block could not be sent: then it is not counted. */
+  readonly undelivered?: unknown;
+}
+
+/**
+ * Counts the attempt in the ledger, decides, sends a block (`deliver`, under the ledger's lock, so
+ * that a block counts only once it was written), and leaves the verdict for postflight. The state
+ * directory is opened once per stop.
+ */
+async function record(
+  attempt: Attempt,
+  checked: CheckedReturn,
+  digest: () => string,
+  how: { readonly deliver?: (entry: LedgerEntry) => void; readonly notValidated?: NotValidated },
+): Promise<Recorded> {
   const { payload, root, agent, maxBlocks } = attempt;
-  const stateDir = path.join(root, STATE_DIR);
-  prepareStateDir(stateDir);
-  const result = await updateLedger(stateDir, safeName(payload.sessionId, payload.agentId ?? agent ?? "main"), (current) =>
-    decide(current, { payload, agent: agent ?? "main", failing: !checked.ok, digest, maxBlocks, ...(notValidated !== undefined && !attempt.failClosed ? { giveWay: notValidated } : {}) }),
-  );
-  writeVerdict(stateDir, { payload, agent, command: attempt.command, checked, ...result });
-  return result;
+  const state = openStateDir(path.join(root, STATE_DIR));
+  try {
+    let undelivered: unknown;
+    const result = await updateLedger(state, safeName(payload.sessionId, payload.agentId ?? agent ?? "main"), (current) => {
+      const decided = decide(current, {
+        payload,
+        agent: agent ?? "main",
+        failing: !checked.ok,
+        digest,
+        maxBlocks,
+        ...(how.notValidated !== undefined && !attempt.failClosed ? { giveWay: how.notValidated } : {}),
+      });
+      if (decided.result.decision.kind !== "block" || how.deliver === undefined) return decided;
+      try {
+        how.deliver(decided.entry);
+        return decided;
+      } catch (error) {
+        // The hook exits 2 instead, which holds the agent too: it counts towards --max-blocks, but
+        // no feedback reached it, so the next stop is told again, never let through as "already told".
+        undelivered = error;
+        const entry: LedgerEntry = { ...decided.entry, lastProblems: current?.lastProblems ?? null };
+        return { entry, result: { ...decided.result, entry } };
+      }
+    });
+    const name = verdictName({ agent, agentId: payload.agentId, sessionId: payload.sessionId, task: checked.task });
+    writeVerdict(state, name, { payload, agent, command: attempt.command, checked, ...result });
+    return { ...result, verdict: `${STATE_DIR}/verdicts/${name}.json`, ...(undelivered === undefined ? {} : { undelivered }) };
+  } finally {
+    state.close();
+  }
 }
 
 /**
@@ -161,10 +223,10 @@ async function cannotValidate(io: HookOutput, attempt: Attempt, message: string,
     internalError: true,
     phantom: false,
   };
-  const { decision } = await record(attempt, checked, () => digestOf(checked.problems), because);
+  const { decision, verdict } = await record(attempt, checked, () => digestOf(checked.problems), { notValidated: because });
   if (decision.kind !== "block") {
     const why = attempt.failClosed && decision.kind === "allow" ? ` (--fail-closed gave way: ${decision.because})` : "";
-    return giveWay(io, false, `${message.replace(/\.$/, "")}${why}; the verdict in ${STATE_DIR}/verdicts/ records it`, !attempt.failClosed);
+    return giveWay(io, false, `${message.replace(/\.$/, "")}${why}; the verdict in ${verdict} records it`, !attempt.failClosed);
   }
   io.stderr(`returnlint hook: ${message}\n`);
   return EXIT.error;
@@ -229,7 +291,8 @@ function decide(
 }
 
 function writeVerdict(
-  stateDir: string,
+  state: SafeDir,
+  name: string,
   input: {
     readonly payload: StopPayload;
     readonly agent: string | undefined;
@@ -240,7 +303,6 @@ function writeVerdict(
   },
 ): void {
   const { payload, agent, checked, entry, decision } = input;
-  const name = verdictName({ agent, agentId: payload.agentId, sessionId: payload.sessionId, task: checked.task });
   const verdict = {
     ok: checked.ok,
     status: checked.status,
@@ -259,7 +321,7 @@ function writeVerdict(
     ...(decision.kind === "allow" ? { allowedBecause: decision.because } : {}),
     timestamp: entry.updatedAt,
   };
-  writeStateFile(stateDir, ["verdicts", `${name}.json`], `${JSON.stringify(verdict, null, 2)}\n`);
+  writeStateFile(state, ["verdicts", `${name}.json`], `${JSON.stringify(verdict, null, 2)}\n`);
 }
 
 /**

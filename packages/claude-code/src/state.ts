@@ -24,9 +24,10 @@ const MAX_LEDGER_BYTES = 16 * 1024 * 1024;
 
 /**
  * Opens (creating it when missing) the state directory `stateDir`, a real directory,
- * with a .gitignore so that its files are never committed by accident.
+ * with a .gitignore so that its files are never committed by accident; throws a sentence
+ * when it is a symlink or cannot be made. The caller closes it.
  */
-function openStateDir(stateDir: string): SafeDir {
+export function openStateDir(stateDir: string): SafeDir {
   let project: SafeDir;
   try {
     project = SafeDir.open(path.dirname(stateDir));
@@ -59,25 +60,20 @@ function stateError(where: string, error: unknown): ReturnlintError {
   return environmentError(`keep the hook's state in ${where}`, error);
 }
 
-/** Creates the state directory with a .gitignore; throws a sentence when it is a symlink or cannot be made. */
-export function prepareStateDir(stateDir: string): void {
-  openStateDir(stateDir).close();
-}
-
-/** Replaces `stateDir/<names…>` (its folders are made, real directories only) with `content`. */
-export function writeStateFile(stateDir: string, names: readonly string[], content: string): void {
-  let dir = openStateDir(stateDir);
+/** Replaces `<state>/<names…>` (its folders are made, real directories only) with `content`. */
+export function writeStateFile(state: SafeDir, names: readonly string[], content: string): void {
+  let dir = state;
   try {
     for (const name of names.slice(0, -1)) {
       const child = dir.child(name, { create: true });
-      dir.close();
+      if (dir !== state) dir.close();
       dir = child;
     }
     dir.replace(names.at(-1) ?? "", content);
   } catch (error) {
-    throw stateError(path.join(stateDir, ...names.slice(0, -1)), error);
+    throw stateError(path.join(state.real, ...names.slice(0, -1)), error);
   } finally {
-    dir.close();
+    if (dir !== state) dir.close();
   }
 }
 
@@ -106,33 +102,28 @@ interface Ledger {
  * all under the ledger's lock. Entries older than a week are dropped on the way.
  */
 export async function updateLedger<T>(
-  stateDir: string,
+  dir: SafeDir,
   key: string,
   update: (entry: LedgerEntry | undefined) => { entry: LedgerEntry; result: T },
 ): Promise<T> {
-  const dir = openStateDir(stateDir);
-  try {
-    return await withLock(dir, "ledger.lock", () => {
-      const ledger = readLedger(dir);
-      const current = Object.hasOwn(ledger.entries, key) ? ledger.entries[key] : undefined;
-      const { entry, result } = update(isOpenEntry(current) ? current : undefined);
-      const cutoff = Date.now() - LEDGER_KEEP_MS;
-      // Keys are session and agent names: a map without a prototype keeps "__proto__" a name.
-      const entries = Object.create(null) as Record<string, unknown>;
-      for (const [other, value] of Object.entries(ledger.entries)) {
-        if (isObject(value) && typeof value.updatedAt === "string" && Date.parse(value.updatedAt) >= cutoff) entries[other] = value;
-      }
-      entries[key] = entry;
-      try {
-        dir.replace(LEDGER, `${JSON.stringify({ version: 1, entries } satisfies Ledger, null, 2)}\n`);
-      } catch (error) {
-        throw stateError(stateDir, error);
-      }
-      return result;
-    });
-  } finally {
-    dir.close();
-  }
+  return await withLock(dir, "ledger.lock", () => {
+    const ledger = readLedger(dir);
+    const current = Object.hasOwn(ledger.entries, key) ? ledger.entries[key] : undefined;
+    const { entry, result } = update(isOpenEntry(current) ? current : undefined);
+    const cutoff = Date.now() - LEDGER_KEEP_MS;
+    // Keys are session and agent names: a map without a prototype keeps "__proto__" a name.
+    const entries = Object.create(null) as Record<string, unknown>;
+    for (const [other, value] of Object.entries(ledger.entries)) {
+      if (isObject(value) && typeof value.updatedAt === "string" && Date.parse(value.updatedAt) >= cutoff) entries[other] = value;
+    }
+    entries[key] = entry;
+    try {
+      dir.replace(LEDGER, `${JSON.stringify({ version: 1, entries } satisfies Ledger, null, 2)}\n`);
+    } catch (error) {
+      throw stateError(dir.real, error);
+    }
+    return result;
+  });
 }
 
 /** The ledger, or a fresh one when it is missing, unreadable, not a regular file or not a ledger: it only bounds retries. */

@@ -18,10 +18,11 @@ Reads the hook's JSON payload on standard input, finds the subagent's return
 
 It lets the stop through when another stop hook is already holding the agent
 (stop_hook_active), after --max-blocks blocks, or when the same problems would
-be sent twice; the failure is then recorded in the verdict file. Every checked
-return leaves a verdict in .returnlint/verdicts/ (task-N.json when the return
-is a task's metadata file, else AGENT_TYPE--AGENT_ID.json, for a Stop hook
-AGENT--SESSION_ID.json) for the orchestrator's postflight to gate on.
+be sent twice; it then says so ({"systemMessage":…}) and records the failure.
+Every checked return leaves a verdict in .returnlint/verdicts/ (task-N.json
+when the return is a task's metadata file, else AGENT_TYPE--AGENT_ID.json, for
+a Stop hook AGENT--SESSION_ID.json): a record. The subagent can write there
+too: gate a postflight on "returnlint check --task N", not on a verdict file.
 
 A misconfigured hook (an unknown option or --command, a broken config) or a
 broken payload never blocks unless --fail-closed: the hook exits 0 and says
