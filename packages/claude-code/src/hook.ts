@@ -3,7 +3,7 @@ import { EXIT, isReturnlintError, type Importer, type LoadedConfig, type SafeDir
 import { BUILT_IN_AGENTS, checkReturn, commandForAgent, knownCommand, loadReturnlintConfig, problemReaskLines, returnOfMessage, systemReason, type CheckedReturn, type Problem } from "@returnlint/api";
 import { parsePayload, type StopPayload } from "./payload.js";
 import { subagentRun } from "./run.js";
-import { openStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
+import { openEntry, openStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
 
 /** Where the hook writes: its answer to the host on `stdout`, why it let a stop through on `stderr`. */
 export interface HookOutput {
@@ -175,8 +175,9 @@ async function record(
   const state = openStateDir(path.join(root, STATE_DIR));
   try {
     let undelivered: unknown;
-    const result = await updateLedger(state, safeName(payload.sessionId, payload.agentId ?? agent ?? "main"), (current) => {
-      const decided = decide(current, {
+    const key = safeName(payload.sessionId, payload.agentId ?? agent ?? "main");
+    const decideFor = (current: LedgerEntry | undefined) =>
+      decide(current, {
         payload,
         agent: agent ?? "main",
         failing: !checked.ok,
@@ -184,6 +185,8 @@ async function record(
         maxBlocks,
         ...(how.notValidated !== undefined && !attempt.failClosed ? { giveWay: how.notValidated } : {}),
       });
+    const counted = (current: LedgerEntry | undefined) => {
+      const decided = decideFor(current);
       if (decided.result.decision.kind !== "block" || how.deliver === undefined) return decided;
       try {
         how.deliver(decided.entry);
@@ -195,7 +198,9 @@ async function record(
         const entry: LedgerEntry = { ...decided.entry, lastProblems: current?.lastProblems ?? null };
         return { entry, result: { ...decided.result, entry } };
       }
-    });
+    };
+    // A pass with no run in progress has nothing to count or close: no lock, no ledger write (the common stop).
+    const result = checked.ok && openEntry(state, key) === undefined ? decideFor(undefined).result : await updateLedger(state, key, counted);
     const name = verdictName({ agent, agentId: payload.agentId, sessionId: payload.sessionId, task: checked.task });
     writeVerdict(state, name, { payload, agent, command: attempt.command, checked, ...result });
     return { ...result, verdict: `${STATE_DIR}/verdicts/${name}.json`, ...(undelivered === undefined ? {} : { undelivered }) };

@@ -36,11 +36,13 @@ export function openStateDir(stateDir: string): SafeDir {
   }
   try {
     const state = project.child(path.basename(stateDir), { create: true });
-    try {
-      state.createExclusive(".gitignore", "# Written by returnlint hook: runtime state, not source.\n*\n");
-    } catch (error) {
-      // Anything by that name (a symlink included) is left as it is.
-      if (codeOf(error) !== "EEXIST") throw error;
+    // Anything by that name (a symlink included) is left as it is.
+    if (state.lstat(".gitignore") === undefined) {
+      try {
+        state.createExclusive(".gitignore", "# Written by returnlint hook: runtime state, not source.\n*\n");
+      } catch (error) {
+        if (codeOf(error) !== "EEXIST") throw error;
+      }
     }
     return state;
   } catch (error) {
@@ -95,6 +97,17 @@ export interface LedgerEntry {
 interface Ledger {
   readonly version: 1;
   readonly entries: Record<string, unknown>;
+}
+
+/**
+ * The open entry for `key`, read without the lock (the ledger is replaced whole, so this is one
+ * version of it): undefined when this agent has no run in progress. Only the agent itself
+ * changes its entry, and its stops come one after another.
+ */
+export function openEntry(dir: SafeDir, key: string): LedgerEntry | undefined {
+  const ledger = readLedger(dir);
+  const current = Object.hasOwn(ledger.entries, key) ? ledger.entries[key] : undefined;
+  return isOpenEntry(current) ? current : undefined;
 }
 
 /**

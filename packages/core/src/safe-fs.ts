@@ -127,14 +127,16 @@ export class SafeDir {
    */
   child(name: string, options: { readonly create?: boolean } = {}): SafeDir {
     if (name === "" || name === "." || name === ".." || name.includes("/")) throw new Error(`internal: "${name}" is not a single path component`);
-    if (options.create === true) {
+    let stats = this.lstat(name);
+    // Made only when missing: a failed mkdir costs an Error and its stack, at every hook stop.
+    if (stats === undefined && options.create === true) {
       try {
         mkdirSync(this.at(name));
       } catch (error) {
         if (codeOf(error) !== "EEXIST") throw error;
       }
+      stats = this.lstat(name);
     }
-    const stats = this.lstat(name);
     if (stats === undefined) throw new UnsafePathError("missing", name, `${name} does not exist`);
     if (stats.isSymbolicLink()) throw new UnsafePathError("symlink", name, `${name} is a symbolic link`);
     if (!stats.isDirectory()) throw new UnsafePathError("notDirectory", name, `${name} is not a directory`);
