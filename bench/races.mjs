@@ -3,10 +3,10 @@
 // counts leaks (something outside the root read, written or deleted, or a file deleted that
 // was not the one validated) and false passes (a verdict of 0 that is not true), and prints a
 // table. Exit code 1 when any count is not 0. Not part of `pnpm test`.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -227,6 +227,37 @@ const races = {
     }
     const logged = new Set(JSON.parse(readFileSync(path.join(root, "errors.json"), "utf8")).errors.map((entry) => entry.session_id));
     return { leaks: iterations - logged.size, falsePasses };
+  },
+
+  /**
+   * Issue 31.6: `--log-errors` writers, 70 at once, each round meeting a lock its holder left when
+   * it died, for min(iterations, 50) rounds. A lost entry, a writer that did not exit 1, or a file
+   * left beside the log (a lock, a right to break one, a file put aside) counts as a leak.
+   */
+  async "--log-errors writers meeting an abandoned lock (70 at once)"() {
+    const root = path.join(work, "abandoned");
+    mkdirSync(root, { recursive: true });
+    const rounds = Math.min(iterations, 50);
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+    let leaks = 0;
+    let falsePasses = 0;
+    for (let round = 0; round < rounds; round += 1) {
+      const log = `errors-${String(round)}.json`;
+      writeFileSync(path.join(root, `${log}.lock`), `returnlint-lock ${dead} ${hostname()} dead-${String(round)}\n`);
+      const runs = await Promise.all(
+        Array.from({ length: 70 }, (_, index) => {
+          const session = `sess_${String(round)}_${String(index)}`;
+          const input = JSON.stringify({ status: "completed", summary: "x", artifacts: [], metadata: metadata(session) });
+          return cli(["check", "-", "--log-errors", log, "--quiet", "--session-id", session], { cwd: root, input });
+        }),
+      );
+      falsePasses += runs.filter((ran) => ran.status === 0).length;
+      leaks += runs.filter((ran) => ran.status !== 0 && ran.status !== 1).length;
+      const logged = new Set(JSON.parse(readFileSync(path.join(root, log), "utf8")).errors.map((entry) => entry.session_id));
+      leaks += 70 - logged.size;
+    }
+    leaks += readdirSync(root).filter((name) => !/^errors-\d+\.json$/.test(name)).length;
+    return { leaks, falsePasses, attempts: rounds * 70 };
   },
 };
 
