@@ -195,6 +195,7 @@ describe("4. what the repository says about itself is data, never a crash or a l
     const agent = "evil\u202eagent\u001b[31m\u009b";
     const folder = "specs/4_\u2066w\u2069";
     const root = repository({ [`${folder}/.return-meta.json`]: { ...metadataReturn([`${folder}/missing.md`]), metadata: { ...metadataReturn([]).metadata as object, agent_type: agent } } });
+    // eslint-disable-next-line no-control-regex -- the control characters are what must not be printed
     const raw = /[\u001b\u009b\u202e\u2066\u2069]/;
     for (const format of ["stylish", "json", "html"]) {
       const ran = settled(run(["audit", "-f", format], { cwd: root }));
