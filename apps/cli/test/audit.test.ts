@@ -17,6 +17,8 @@ interface AuditJson {
   repo: { path: string; bare: boolean; shallow: boolean; rev: string; head: string | null; web: string | null };
   range: { since: string | null; until: string | null; first: string | null; last: string | null };
   config: string | null;
+  configKind: string;
+  configRefused: string | null;
   unappliedConfig: string | null;
   summary: Tally & {
     passed: number;
@@ -239,7 +241,7 @@ describe("returnlint audit: the config committed at the tip of the history", () 
     expect(clone.json.returns.map((audited) => audited.ok)).toEqual([true]);
     const stylish = returnlint(["audit", "."], { cwd: dir });
     expect(stylish.stdout).toContain(
-      "Config: HEAD:returnlint.config.json; the working tree's returnlint.config.json differs from it, so it was not applied: audit with it with -c returnlint.config.json\n",
+      "Config: HEAD:returnlint.config.json, read as data (no code from the repository is run); the working tree's returnlint.config.json differs from the committed one, so it was not applied: audit with it with -c returnlint.config.json\n",
     );
     const bare = path.join(scratchDir(), "configured.git");
     git(dir, ["clone", "-q", "--bare", dir, bare]);
@@ -276,7 +278,7 @@ describe("returnlint audit: the config committed at the tip of the history", () 
     expect([json.config, json.unappliedConfig]).toEqual(["returnlint.config.yaml", null]);
   });
 
-  it("finds a config in package.json's returnlint key, and says which rule a config from git cannot resolve", () => {
+  it("finds a config in package.json's returnlint key; one naming a rule module applies only trusted, and then says which rule a config from git cannot resolve", () => {
     const dir = newRepository();
     commit(dir, "2025-05-01T09:00:00Z", {
       files: {
@@ -286,7 +288,11 @@ describe("returnlint audit: the config committed at the tip of the history", () 
     });
     const bare = path.join(scratchDir(), "custom.git");
     git(dir, ["clone", "-q", "--bare", dir, bare]);
-    const run = returnlint(["audit", bare]);
+    // Untrusted (the default), the module is not imported: the built-in presets apply, and the Config line says why.
+    const untrusted = returnlint(["audit", bare]);
+    expect(untrusted.status).toBe(0);
+    expect(untrusted.stdout).toContain('Config: built-in presets (format detected per return); HEAD:package.json names rule "./rules/custom.mjs", a module, code, which audit does not run');
+    const run = returnlint(["audit", bare, "--trust-repo-config"]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("(read from HEAD:package.json)");
     expect(run.stderr).toContain("rules and presets it names by path or package resolve only in a clone whose working tree holds the same config");
@@ -294,7 +300,7 @@ describe("returnlint audit: the config committed at the tip of the history", () 
     expect(run.stderr).not.toContain("returnlint-audit-config-");
   });
 
-  it("runs a JavaScript config only from a working tree whose copy matches the commit", () => {
+  it("runs a JavaScript config only trusted, and only from a working tree whose copy matches the commit", () => {
     const dir = newRepository();
     commit(dir, "2025-05-01T09:00:00Z", {
       files: {
@@ -303,13 +309,18 @@ describe("returnlint audit: the config committed at the tip of the history", () 
         "docs/a.md": "# A\n",
       },
     });
-    const clone = auditJson([dir]);
+    // Untrusted (the default): not run; the built-in presets judge "completed".
+    const untrusted = auditJson([dir]);
+    expect(untrusted.status).toBe(0);
+    expect([untrusted.json.config, untrusted.json.configKind, untrusted.json.configRefused]).toEqual([null, "builtin", "HEAD:returnlint.config.mjs is JavaScript"]);
+    expect(untrusted.json.returns.map((audited) => audited.ok)).toEqual([false]);
+    const clone = auditJson([dir, "--trust-repo-config"]);
     expect(clone.status).toBe(0);
-    expect(clone.json.config).toBe("HEAD:returnlint.config.mjs");
+    expect([clone.json.config, clone.json.configKind]).toEqual(["HEAD:returnlint.config.mjs", "trusted"]);
     expect(clone.json.returns.map((audited) => audited.ok)).toEqual([true]);
     const bare = path.join(scratchDir(), "js.git");
     git(dir, ["clone", "-q", "--bare", dir, bare]);
-    const refused = returnlint(["audit", bare]);
+    const refused = returnlint(["audit", bare, "--trust-repo-config"]);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toBe(
       "returnlint: The config committed at HEAD:returnlint.config.mjs is JavaScript, and returnlint audit runs a config's code only from a working tree whose copy matches the commit. Run the audit in an up-to-date clone, or pass --config FILE or --preset NAME.\n",

@@ -38,6 +38,8 @@ export interface ConfigOptions {
   readonly preset?: string;
   /** How config, preset and rule modules are imported (default: Node's `import()`; returnlint's bin lends its loader's). */
   readonly importer?: Importer;
+  /** Run none of the config's code: a JavaScript config is refused, and rules and presets that are modules are listed in `refused` (core's `dataOnly`). */
+  readonly dataOnly?: boolean;
 }
 
 /** What the caller knows about the delegation (core's `Expected`): session id, agent, task, run start, … */
@@ -108,6 +110,7 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
     ...(options.preset === undefined ? {} : { preset: options.preset }),
     ...(options.importer === undefined ? {} : { importer: options.importer }),
+    ...(options.dataOnly === true ? { dataOnly: true } : {}),
   });
 }
 

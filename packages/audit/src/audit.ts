@@ -4,9 +4,9 @@ import { maxInputBytes } from "@returnlint/api";
 import { auditConfig } from "./config.js";
 import { renderJson, type AuditDocument } from "./document.js";
 import { forgeOf, type Forge } from "./forge.js";
-import { openRepository, resolveCommit, walkVersions } from "./repository.js";
+import { cutCommits, openRepository, resolveCommit, walkVersions } from "./repository.js";
 import { auditVersion, type AuditedReturn, type UnreadableReturn } from "./returns.js";
-import { printable, percent, renderStylish } from "./stylish.js";
+import { printable, percent, renderStylish, visible } from "./stylish.js";
 import { SummaryBuilder } from "./summary.js";
 
 /** What to audit: `returnlint audit`'s options, its arguments checked. */
@@ -26,6 +26,8 @@ export interface AuditOptions {
   readonly preset?: string;
   /** Imports a config file and the modules it names (the bin lends its loader's); Node's `import()` when absent. */
   readonly importer?: Importer;
+  /** `--trust-repo-config`: the config committed in the audited repository may run code (a JavaScript config, rule and preset modules). */
+  readonly trustRepoConfig?: boolean;
   /** Told what the audit is doing, for a progress line. */
   readonly progress?: AuditProgress;
 }
@@ -68,12 +70,15 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
   try {
     const cache = new GitObjectCache(objects);
     const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
-    const { config, source, unapplied } = await auditConfig(repo, rev, tipView, options, options.cwd);
+    const { config, source, kind, refused, unapplied } = await auditConfig(repo, rev, tipView, options, options.cwd);
 
     progress?.show(`Reading the history of ${printable(repo.root, 80)}…`);
-    const inRange = (tip === null ? [] : await walkVersions(repo, tip, env)).filter(
+    const walked = (tip === null ? [] : await walkVersions(repo, tip, env)).filter(
       (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
     );
+    // A shallow clone's cut shows every file of its tree as added there: when those versions were written is not known.
+    const cut = repo.shallow ? await cutCommits(objects, walked.filter((version) => version.parentless).map((version) => version.commit)) : new Set<string>();
+    const inRange = walked.filter((version) => !cut.has(version.commit));
 
     // The last version of each file in range: an in_progress version before it is early metadata.
     const lastOfPath = new Map(inRange.map((version, index) => [version.path, index]));
@@ -98,6 +103,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const forge = forgeOf(repo.remote);
     const document: AuditDocument = {
       repo: { path: repo.root, bare: repo.bare, shallow: repo.shallow, rev, head: tip, web: forge?.web ?? null },
+      shallowCut: repo.shallow ? { commits: [...cut], versions: walked.length - inRange.length } : null,
       range: {
         since: since?.toISOString() ?? null,
         until: until?.toISOString() ?? null,
@@ -106,6 +112,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
         last: returns.reduce<string | null>((latest, audited) => (latest === null || audited.date > latest ? audited.date : latest), null),
       },
       config: source,
+      configKind: kind,
+      configRefused: refused,
       unappliedConfig: unapplied,
       summary: summary.build(),
       returns,
@@ -126,7 +134,8 @@ export async function renderAudit(run: AuditRun, format: AuditFormat, verdict: s
 
 /** What went wrong beside the findings, one line each: the versions that could not be read, the returns a rule crashed on. */
 export function auditNotices(document: AuditDocument): string[] {
-  const notices = document.unreadable.map((skipped) => skipped.unreadable);
+  // A notice names a path from the repository: written out, as every name is on the terminal.
+  const notices = document.unreadable.map((skipped) => visible(skipped.unreadable));
   const crashed = document.summary.internalErrors;
   if (crashed > 0) notices.push(`a rule crashed on ${count(crashed, "return")}: their verdicts cannot be trusted (run "returnlint check" on one for the details).`);
   return notices;
@@ -143,6 +152,8 @@ export function auditVerdict(document: AuditDocument, maxPhantom: number | undef
   const { summary } = document;
   if (summary.returns === 0) {
     const ranged = document.range.since !== null || document.range.until !== null ? " in that range" : "";
+    const atCut = document.shallowCut?.versions ?? 0;
+    if (atCut > 0 && summary.unreadable === 0) return `[WARN] None of the ${count(atCut, "version")} of .return-meta.json${ranged} could be audited: all are at the cut of this shallow clone`;
     return summary.unreadable > 0
       ? `[FAIL] ${count(summary.unreadable, "version")} of .return-meta.json could not be read, and none was audited`
       : `[INFO] No .return-meta.json was committed in the history of ${document.repo.rev}${ranged}`;

@@ -1,14 +1,28 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { CONFIG_FILES, ReturnlintError, isObject, isReturnlintError, type GitFileView, type Importer, type LoadedConfig } from "@returnlint/core";
+import { CONFIG_FILES, ReturnlintError, isObject, isReturnlintError, readPath, type GitFileView, type Importer, type LoadedConfig } from "@returnlint/core";
 import { loadReturnlintConfig } from "@returnlint/api";
 import type { Repository } from "./repository.js";
+
+/**
+ * Where the applied config came from, and whether code from the audited repository could run:
+ * `given` (`--config FILE`, the user's own), `data` (the repository's, read as data: no module
+ * imported), `trusted` (the repository's, with `--trust-repo-config`: its code may run), `builtin`
+ * (none applied: the built-in presets).
+ */
+export type ConfigKind = "given" | "data" | "trusted" | "builtin";
 
 export interface AuditConfig {
   readonly config: LoadedConfig;
   /** What the report says the config was: `HEAD:returnlint.config.yaml`, a file given with --config, or null for none. */
   readonly source: string | null;
+  readonly kind: ConfigKind;
+  /**
+   * Why the committed config was not applied: it is code or names code (`HEAD:returnlint.config.mjs is
+   * JavaScript`), and `--trust-repo-config` was not given; the built-in presets applied instead. Else null.
+   */
+  readonly refused: string | null;
   /**
    * A config in the clone's working tree that the audit did not apply (not committed, or changed
    * since the tip), as `--config` would take it from the current directory: the report says how to
@@ -17,8 +31,17 @@ export interface AuditConfig {
   readonly unapplied: string | null;
 }
 
+export interface ConfigChoice {
+  readonly config?: string;
+  readonly preset?: string;
+  readonly importer?: Importer;
+  /** `--trust-repo-config`: the committed config's code, and the modules it names, may run. */
+  readonly trustRepoConfig?: boolean;
+}
+
 const MANIFEST = "package.json";
 const MAX_CONFIG_BYTES = 1024 * 1024;
+const JAVASCRIPT = /\.(?:m?js|cjs|[cm]?ts)$/;
 
 /**
  * The config an audit applies to every version: `--config FILE` when given, else the
@@ -27,45 +50,50 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * from different months compare; the same in a clone and in a bare repository;
  * uncommitted edits do not change what history says.
  *
- * When the clone's working tree holds that same file, unchanged, it is loaded from
- * there, so that rules and presets it names resolve from the project's folder as they
- * do for `check`. Otherwise a JSON or YAML config is loaded from a private temporary
- * copy (built-in rules only), and a JavaScript config, which is code, is not run at all.
+ * The repository is not trusted: whoever committed to it (a subagent among them) chose
+ * that config. So by default it is read as data, from a private temporary copy of the
+ * committed text: a JavaScript config is not run, and a config that names a rule or preset
+ * module is not applied either (modules are code); the built-in presets apply instead, and
+ * the report says why. With `--trust-repo-config`, a config whose copy in the working tree
+ * is the committed one, unchanged, is loaded from there, so that the rules and presets it
+ * names resolve from the project's folder as they do for `check`.
  */
-export async function auditConfig(
-  repo: Repository,
-  tipName: string,
-  tip: GitFileView | null,
-  given: { config?: string; preset?: string; importer?: Importer },
-  cwd: string,
-): Promise<AuditConfig> {
+export async function auditConfig(repo: Repository, tipName: string, tip: GitFileView | null, given: ConfigChoice, cwd: string): Promise<AuditConfig> {
   // The preset given, and the importer of the host (the bin lends its loader's).
   const loading = { ...(given.preset === undefined ? {} : { preset: given.preset }), ...(given.importer === undefined ? {} : { importer: given.importer }) };
   if (given.config !== undefined) {
     const configFile = path.resolve(cwd, given.config);
-    return { config: await loadReturnlintConfig({ cwd, configFile, ...loading }), source: path.relative(cwd, configFile) || configFile, unapplied: null };
+    return { config: await loadReturnlintConfig({ cwd, configFile, ...loading }), source: path.relative(cwd, configFile) || configFile, kind: "given", refused: null, unapplied: null };
   }
   const committed = tip === null ? null : await committedConfig(tip);
   const inWorkingTree = repo.bare ? null : workingConfig(repo.root);
   const unapplied = inWorkingTree === null || (committed !== null && inWorkingTree.name === committed.name && inWorkingTree.text === committed.text) ? null : shown(cwd, path.join(repo.root, inWorkingTree.name));
-  if (committed === null) return { config: await fromCopy(null, loading, tipName), source: null, unapplied };
+  const builtin = async (refused: string | null): Promise<AuditConfig> => ({ config: await fromCopy(null, loading, tipName), source: null, kind: "builtin", refused, unapplied });
+  if (committed === null) return builtin(null);
   const source = `${tipName}:${committed.name}`;
+  if (given.trustRepoConfig !== true) {
+    if (JAVASCRIPT.test(committed.name)) return builtin(`${source} is JavaScript`);
+    const config = await fromCopy(committed, { ...loading, dataOnly: true }, source);
+    const modules = config.refused ?? [];
+    if (modules.length > 0) return builtin(`${source} names ${modules.join(", ")}, ${modules.length === 1 ? "a module" : "modules"}`);
+    return { config, source, kind: "data", refused: null, unapplied };
+  }
   const working = path.join(repo.root, committed.name);
   if (!repo.bare && sameContent(working, committed.text)) {
     // package.json is found by discovery, which takes a returnlint.config.* first: there is none at the root (HEAD's would have been found first).
     const shadowed = committed.name === MANIFEST && CONFIG_FILES.some((name) => existsSync(path.join(repo.root, name)));
     if (!shadowed) {
       const where = committed.name === MANIFEST ? {} : { configFile: working };
-      return { config: await loadReturnlintConfig({ cwd: repo.root, ...where, ...loading }), source, unapplied };
+      return { config: await loadReturnlintConfig({ cwd: repo.root, ...where, ...loading }), source, kind: "trusted", refused: null, unapplied };
     }
   }
-  if (/\.(?:m?js|cjs)$/.test(committed.name)) {
+  if (JAVASCRIPT.test(committed.name)) {
     throw new ReturnlintError(
       "USAGE",
       `The config committed at ${source} is JavaScript, and returnlint audit runs a config's code only from a working tree whose copy matches the commit. Run the audit in an up-to-date clone, or pass --config FILE or --preset NAME.`,
     );
   }
-  return { config: await fromCopy(committed, loading, source), source, unapplied };
+  return { config: await fromCopy(committed, loading, source), source, kind: "trusted", refused: null, unapplied };
 }
 
 /** The config discovery finds at the root of the working tree (the first of CONFIG_FILES, else package.json's "returnlint"), or null. */
@@ -119,12 +147,14 @@ function sameContent(file: string, text: string): boolean {
   return readText(file) === text;
 }
 
+/**
+ * A file of the working tree, through core's safe layer: a regular file only (a FIFO planted
+ * there would block a plain read for ever, `/dev/zero` would never end), at most
+ * MAX_CONFIG_BYTES; null for anything else.
+ */
 function readText(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
+  const data = readPath(file, MAX_CONFIG_BYTES + 1, () => true);
+  return data === null || data.length > MAX_CONFIG_BYTES ? null : data.toString("utf8");
 }
 
 /**
@@ -132,7 +162,7 @@ function readText(file: string): string | null {
  * once), or the built-in presets when there is none. Rules and presets the config
  * names by path or package cannot resolve there: the error says what to do.
  */
-async function fromCopy(committed: { name: string; text: string } | null, loading: { preset?: string; importer?: Importer }, source: string): Promise<LoadedConfig> {
+async function fromCopy(committed: { name: string; text: string } | null, loading: { preset?: string; importer?: Importer; dataOnly?: boolean }, source: string): Promise<LoadedConfig> {
   const folder = mkdtempSync(path.join(tmpdir(), "returnlint-audit-config-"));
   try {
     const name = committed?.name ?? CONFIG_FILES[0];
@@ -143,7 +173,11 @@ async function fromCopy(committed: { name: string; text: string } | null, loadin
     if (!isReturnlintError(error) || committed === null) throw error;
     throw new ReturnlintError(error.code, `${error.message.replace(folder + path.sep, "").replaceAll(folder, ".")} (read from ${source})`, [
       ...error.problems.map((problem) => problem.replaceAll(folder, ".")),
-      `audit read this config from git, not from a working tree: rules and presets it names by path or package resolve only in a clone whose working tree holds the same config, with its dependencies installed (or pass --config FILE).`,
+      ...(loading.dataOnly === true
+        ? []
+        : [
+            `audit read this config from git, not from a working tree: rules and presets it names by path or package resolve only in a clone whose working tree holds the same config, with its dependencies installed (or pass --config FILE).`,
+          ]),
     ]);
   } finally {
     rmSync(folder, { recursive: true, force: true });

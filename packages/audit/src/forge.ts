@@ -10,13 +10,13 @@ type Layout = (web: string) => Omit<Forge, "web">;
 
 const encodePath = (file: string): string => file.split("/").map(encodeURIComponent).join("/");
 
-/** How each forge lays out its pages. */
-const FORGES: Readonly<Record<string, Layout>> = {
-  "github.com": (web) => ({ commit: (oid) => `${web}/commit/${oid}`, file: (oid, file) => `${web}/blob/${oid}/${encodePath(file)}` }),
-  "gitlab.com": (web) => ({ commit: (oid) => `${web}/-/commit/${oid}`, file: (oid, file) => `${web}/-/blob/${oid}/${encodePath(file)}` }),
-  "bitbucket.org": (web) => ({ commit: (oid) => `${web}/commits/${oid}`, file: (oid, file) => `${web}/src/${oid}/${encodePath(file)}` }),
-  "codeberg.org": (web) => ({ commit: (oid) => `${web}/commit/${oid}`, file: (oid, file) => `${web}/src/commit/${oid}/${encodePath(file)}` }),
-};
+/** How each forge lays out its pages. A Map: a host named `__proto__` or `constructor` is a name, not a member of Object.prototype. */
+const FORGES: ReadonlyMap<string, Layout> = new Map<string, Layout>([
+  ["github.com", (web) => ({ commit: (oid) => `${web}/commit/${oid}`, file: (oid, file) => `${web}/blob/${oid}/${encodePath(file)}` })],
+  ["gitlab.com", (web) => ({ commit: (oid) => `${web}/-/commit/${oid}`, file: (oid, file) => `${web}/-/blob/${oid}/${encodePath(file)}` })],
+  ["bitbucket.org", (web) => ({ commit: (oid) => `${web}/commits/${oid}`, file: (oid, file) => `${web}/src/${oid}/${encodePath(file)}` })],
+  ["codeberg.org", (web) => ({ commit: (oid) => `${web}/commit/${oid}`, file: (oid, file) => `${web}/src/commit/${oid}/${encodePath(file)}` })],
+]);
 
 /** A path segment a forge accepts in an owner, group or repository name. */
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -24,7 +24,8 @@ const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /**
  * The forge of a remote URL (`https://github.com/o/r.git`, `git@github.com:o/r.git`,
  * `ssh://git@gitlab.com/group/sub/r.git`), or null when its host is not one we know
- * or its path does not look like a repository's.
+ * or its path does not look like a repository's (a malformed `%`-escape included): the
+ * remote is whatever `.git/config` says, so nothing in it may stop the audit.
  */
 export function forgeOf(remote: string | null): Forge | null {
   if (remote === null) return null;
@@ -43,9 +44,13 @@ export function forgeOf(remote: string | null): Forge | null {
     }
     if (!["https:", "http:", "ssh:", "git:", "git+ssh:", "ssh+git:"].includes(url.protocol)) return null;
     host = url.hostname;
-    repoPath = decodeURIComponent(url.pathname);
+    try {
+      repoPath = decodeURIComponent(url.pathname);
+    } catch {
+      return null;
+    }
   }
-  const layout = FORGES[host.toLowerCase()];
+  const layout = FORGES.get(host.toLowerCase());
   if (layout === undefined) return null;
   const segments = repoPath.replace(/^\/+|\/+$/g, "").replace(/\.git$/, "").split("/");
   if (segments.length < 2 || !segments.every((segment) => SEGMENT.test(segment))) return null;

@@ -4,7 +4,7 @@ import { chartLibrary } from "./chart-library.js";
 import type { AuditDocument } from "./document.js";
 import type { Forge } from "./forge.js";
 import type { AuditedReturn } from "./returns.js";
-import { configSentence, earlyVersions, percent } from "./stylish.js";
+import { MONTHS_OMITTED, configSentence, earlyVersions, percent, shallowSentence, visible } from "./stylish.js";
 
 /** A return's verdict in the report, from the least to the most serious (the order the verdict column sorts in). */
 const VERDICTS = ["passed", "early", "failed", "phantom"] as const;
@@ -18,9 +18,13 @@ const CHART_RULES = 15;
 const AXIS_TOPS = [1, 2, 5, 10, 15, 20, 25, 30, 40, 50, 60, 75, 100];
 const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#c026d3", "#65a30d"];
 
-/** Text from the repository (or anywhere) as HTML text or an attribute value: nothing in it can open a tag or end an attribute. */
+/**
+ * Text from the repository (or anywhere) as HTML text or an attribute value: nothing in it can open a
+ * tag or end an attribute, and a control or bidi character (U+202E) shows as its escape (`visible`):
+ * as a character reference it would still reorder the text around it.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
+  return visible(text).replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`);
 }
 
 /** JSON inside a `<script type="application/json">`: no `<` (so no `</script>`), no `&`, no line separators JavaScript once choked on. */
@@ -43,7 +47,8 @@ function chartData(document: AuditDocument): unknown {
   const rate = (row: { returns: number; phantomRate: number } | undefined) => (row === undefined || row.returns === 0 ? null : Math.round(row.phantomRate * 1000) / 10);
   const agents = summary.byAgent.slice(0, CHART_AGENTS).map((agent) => {
     const rows = new Map(summary.byAgentAndMonth.filter((row) => row.agent === agent.agent).map((row) => [row.month, row]));
-    return { label: agent.agent ?? "(no agent)", rates: axis.map((month) => rate(rows.get(month))), counts: axis.map((month) => rows.get(month)?.returns ?? 0) };
+    // Chart.js draws labels as they are: a bidi override in a name would reorder the legend.
+    return { label: visible(agent.agent ?? "(no agent)"), rates: axis.map((month) => rate(rows.get(month))), counts: axis.map((month) => rows.get(month)?.returns ?? 0) };
   });
   const all = new Map(summary.byMonth.map((row) => [row.month, row]));
   const series = [...agents, { label: "all agents", all: true, rates: axis.map((month) => rate(all.get(month))), counts: axis.map((month) => all.get(month)?.returns ?? 0) }];
@@ -54,7 +59,7 @@ function chartData(document: AuditDocument): unknown {
     series,
     axisTop: AXIS_TOPS.find((top) => top >= highest) ?? 100,
     palette: PALETTE,
-    rules: summary.failuresByRule.slice(0, CHART_RULES).map((row) => ({ rule: row.rule, failures: row.failures })),
+    rules: summary.failuresByRule.slice(0, CHART_RULES).map((row) => ({ rule: visible(row.rule), failures: row.failures })),
   };
 }
 
@@ -290,7 +295,8 @@ export function renderHtml(document: AuditDocument, forge: Forge | null, generat
 <header>
 <h1>returnlint audit: ${escapeHtml(name)}</h1>
 <p class="meta">How often did agents claim work they did not do?</p>
-<p class="meta">${repoLine} · ${escapeHtml(tip)}${repo.bare ? " · bare" : ""}${repo.shallow ? " · shallow clone: older history not audited" : ""}</p>
+<p class="meta">${repoLine} · ${escapeHtml(tip)}${repo.bare ? " · bare" : ""}</p>
+${document.shallowCut === null ? "" : `<p class="meta"><strong>${escapeHtml(shallowSentence(document.shallowCut))}</strong></p>`}
 <p class="meta">${summary.returns.toLocaleString("en-US")} returns in ${summary.commits.toLocaleString("en-US")} commits, ${escapeHtml(span)}${range.since === null && range.until === null ? "" : ` · range ${escapeHtml(range.since ?? "start")} to ${escapeHtml(range.until ?? "end")}`} · config: ${escapeHtml(configSentence(document))}</p>
 ${summary.early === 0 ? "" : `<p class="meta">Early metadata: ${escapeHtml(earlyVersions(summary.early))}, not judged (written while the agent worked).</p>`}
 <div class="cards">
@@ -311,7 +317,7 @@ ${worstRows.length === 0 ? '<p class="empty">Every return passed.</p>' : tableHt
 <section><h2>By agent</h2>${tallyTable("agent", summary.byAgent.map((row) => ({ ...row, label: row.agent })), "(no agent)")}</section>
 <section><h2>By command</h2>${tallyTable("command", summary.byCommand.map((row) => ({ ...row, label: row.command })), "(unknown)")}</section>
 <section><h2>By status</h2>${tallyTable("status", summary.byStatus.map((row) => ({ ...row, label: row.status })), "(no status)")}</section>
-<section><h2>By month</h2>${tallyTable("month", summary.byMonth.map((row) => ({ ...row, label: row.month })), "")}</section>
+<section><h2>By month</h2>${tallyTable("month", summary.byMonth.map((row) => ({ ...row, label: row.month })), "")}${summary.emptyMonthsOmitted ? `<p class="meta">${escapeHtml(MONTHS_OMITTED)}</p>` : ""}</section>
 <section><h2>Failures by rule</h2>${ruleRows.length === 0 ? '<p class="empty">No rule failed.</p>' : tableHtml([{ title: "rule" }, { title: "failures", numeric: true }, { title: "returns", numeric: true }], ruleRows, { sortable: true })}</section>
 </div>
 <h2>Every return (${document.returns.length.toLocaleString("en-US")}), in date order</h2>

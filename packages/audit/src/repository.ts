@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
-import { METADATA_FILE, ReturnlintError, gitEnvironment } from "@returnlint/core";
+import { METADATA_FILE, ReturnlintError, gitEnvironment, type GitObjectReader } from "@returnlint/core";
 
 /** The repository an audit reads, as git describes it. */
 export interface Repository {
@@ -17,6 +17,8 @@ export interface Repository {
 /** One commit of the walk that wrote a metadata file. */
 export interface Version {
   readonly commit: string;
+  /** The commit has no parent in this repository: a root, or a shallow clone's cut. */
+  readonly parentless: boolean;
   /** The commit's root tree. */
   readonly tree: string;
   /** Author time, milliseconds since the epoch: when the agent's work was written. */
@@ -36,18 +38,40 @@ const SAFE = ["--no-pager", "-c", "core.fsmonitor=false", "-c", "log.showSignatu
 
 const GIT_MISSING = "git was not found on the PATH: returnlint audit reads history with the git command. Install git (apt-get install git) and run it again.";
 
-/** Runs git to the end and collects what it printed. */
-export function runGit(args: readonly string[], env: NodeJS.ProcessEnv): Promise<GitRun> {
+/**
+ * How long a question about the repository (where it is, what a revision names, its remote) may
+ * take: each is answered in milliseconds, unless a file git reads on the way cannot be read to its
+ * end. The repository's config is whatever its writer made it, and an `include.path` there that
+ * names a FIFO (or `.git/config` that is one) blocks git for ever: the audit stops and says so.
+ */
+export const GIT_QUESTION_TIMEOUT_MS = 10_000;
+
+/** Runs git to the end and collects what it printed; stopped (a USAGE error naming `what`) when it takes longer than `deadline.ms`. */
+export function runGit(args: readonly string[], env: NodeJS.ProcessEnv, deadline?: { readonly ms: number; readonly what: string }): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", [...SAFE, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const timer =
+      deadline === undefined
+        ? undefined
+        : setTimeout(() => {
+            child.kill("SIGKILL");
+            reject(
+              new ReturnlintError(
+                "USAGE",
+                `Cannot audit ${deadline.what}: git did not answer within ${String(deadline.ms / 1000)} s. A file it reads first may never end: look for a FIFO or a device at .git/config, or at a file that config includes (include.path, includeIf).`,
+              ),
+            );
+          }, deadline.ms);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       reject(error.code === "ENOENT" ? new ReturnlintError("USAGE", GIT_MISSING) : error);
     });
     child.on("close", (code) => {
+      clearTimeout(timer);
       resolve({ code: code ?? 128, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
     });
   });
@@ -68,7 +92,8 @@ export async function openRepository(dir: string, shown: string, env: NodeJS.Pro
     const code = (error as NodeJS.ErrnoException).code;
     throw new ReturnlintError("USAGE", `Cannot audit ${shown}: ${code === "ENOENT" ? "no such directory" : code === "EACCES" ? "permission denied" : String(code)}.`);
   }
-  const probe = await runGit(["-C", dir, "rev-parse", "--absolute-git-dir", "--is-bare-repository", "--is-shallow-repository"], env);
+  const question = { ms: GIT_QUESTION_TIMEOUT_MS, what: shown };
+  const probe = await runGit(["-C", dir, "rev-parse", "--absolute-git-dir", "--is-bare-repository", "--is-shallow-repository"], env, question);
   if (probe.code !== 0) {
     const reason = said(probe);
     // git's own "not a git repository" would only repeat ours: it is said once.
@@ -78,17 +103,17 @@ export async function openRepository(dir: string, shown: string, env: NodeJS.Pro
   const [gitDir = "", bare = "", shallow = ""] = probe.stdout.split("\n");
   let root = gitDir;
   if (bare !== "true") {
-    const top = await runGit(["-C", dir, "rev-parse", "--show-toplevel"], env);
+    const top = await runGit(["-C", dir, "rev-parse", "--show-toplevel"], env, question);
     // Inside the .git folder of a clone there is no work tree: the git directory stands for it.
     if (top.code === 0 && top.stdout.trim() !== "") root = top.stdout.trim();
   }
-  const remote = await runGit(["--git-dir", gitDir, "config", "--get", "remote.origin.url"], env);
+  const remote = await runGit(["--git-dir", gitDir, "config", "--get", "remote.origin.url"], env, question);
   return { root, gitDir, bare: bare === "true", shallow: shallow === "true", remote: remote.code === 0 ? remote.stdout.trim() || null : null };
 }
 
 /** The commit a revision names, or null when it names none (an empty repository's HEAD). */
 export async function resolveCommit(repo: Repository, revision: string, env: NodeJS.ProcessEnv = gitEnvironment()): Promise<string | null> {
-  const run = await runGit(["--git-dir", repo.gitDir, "rev-parse", "--verify", "--quiet", `${revision}^{commit}`], env);
+  const run = await runGit(["--git-dir", repo.gitDir, "rev-parse", "--verify", "--quiet", `${revision}^{commit}`], env, { ms: GIT_QUESTION_TIMEOUT_MS, what: repo.root });
   const oid = run.stdout.trim();
   return run.code === 0 && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(oid) ? oid : null;
 }
@@ -120,7 +145,7 @@ export function walkVersions(repo: Repository, tip: string, env: NodeJS.ProcessE
     "--no-color",
     "--no-ext-diff",
     "--no-textconv",
-    `--format=${RECORD}%H${FIELD}%T${FIELD}%at`,
+    `--format=${RECORD}%H${FIELD}%T${FIELD}%at${FIELD}%P`,
     tip,
     "--",
     PATHSPEC,
@@ -156,7 +181,7 @@ export function walkVersions(repo: Repository, tip: string, env: NodeJS.ProcessE
  */
 class LogParser {
   private rest: Buffer = Buffer.alloc(0);
-  private commit: { commit: string; tree: string; time: number } | undefined;
+  private commit: { commit: string; tree: string; time: number; parentless: boolean } | undefined;
   /** The raw entry whose path comes next. */
   private entry: { mode: string; blob: string; status: string } | undefined;
   private readonly seen = new Set<string>();
@@ -190,8 +215,8 @@ class LogParser {
     }
     const text = token.startsWith("\n") ? token.slice(1) : token;
     if (text.startsWith(RECORD)) {
-      const [commit = "", tree = "", time = "0"] = text.slice(1).split(FIELD);
-      this.commit = { commit, tree, time: Number(time) * 1000 };
+      const [commit = "", tree = "", time = "0", parents = ""] = text.slice(1).split(FIELD);
+      this.commit = { commit, tree, time: Number(time) * 1000, parentless: parents.trim() === "" };
       return;
     }
     // ":100644 100644 <old oid> <new oid> M"
@@ -199,3 +224,24 @@ class LogParser {
     if (raw !== null) this.entry = { mode: raw[1] ?? "", blob: raw[2] ?? "", status: raw[3] ?? "" };
   }
 }
+
+/**
+ * The commits of a shallow clone's cut among `commits` (the parentless ones of the walk): a
+ * commit whose object names parents that the clone does not have. git shows it without
+ * parents, so every file in its tree looks added there; a true root commit names none.
+ */
+export async function cutCommits(objects: GitObjectReader, commits: Iterable<string>): Promise<Set<string>> {
+  const cut = new Set<string>();
+  await Promise.all(
+    [...new Set(commits)].map(async (commit) => {
+      const object = await objects.contents(commit, MAX_COMMIT_HEADER_BYTES);
+      if (object?.type !== "commit") return;
+      const header = object.data.toString("utf8").split("\n\n", 1)[0] ?? "";
+      if (/^parent [0-9a-f]+$/m.test(header)) cut.add(commit);
+    }),
+  );
+  return cut;
+}
+
+/** A commit's header (tree, parents, author, committer) is in its first few kilobytes, whatever its message. */
+const MAX_COMMIT_HEADER_BYTES = 64 * 1024;

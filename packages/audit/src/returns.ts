@@ -36,10 +36,11 @@ export interface AuditedReturn {
   readonly internalError: boolean;
 }
 
-/** A version that could not be validated at all: too large, or its object missing from the repository. */
+/** A version that could not be validated at all: too large, its object missing from the repository, or dated past 9999. */
 export interface UnreadableReturn {
   readonly commit: string;
-  readonly date: string;
+  /** Null when the commit's date cannot be written as an ISO date. */
+  readonly date: string | null;
   readonly path: string;
   readonly unreadable: string;
 }
@@ -53,8 +54,17 @@ export interface AuditContext {
   readonly maxBytes: number;
 }
 
+/** The dates an ISO 8601 date of four-digit years can write: 0000-01-01 to 9999-12-31, in UTC. */
+const FIRST_DATE = Date.parse("0000-01-01T00:00:00.000Z");
+const LAST_DATE = Date.parse("9999-12-31T23:59:59.999Z");
+
 /** Validates one version against the tree of the commit that introduced it; `superseded`: a later version of its file is audited too. */
 export async function auditVersion(version: Version, superseded: boolean, context: AuditContext): Promise<AuditedReturn | UnreadableReturn> {
+  if (!(version.time >= FIRST_DATE && version.time <= LAST_DATE)) {
+    // A commit's date is whatever its author wrote: one past 9999 has no ISO date (nor, far enough, a Date).
+    const seconds = Number.isFinite(version.time) ? String(version.time / 1000) : "unreadable";
+    return { commit: version.commit, date: null, path: version.path, unreadable: `Cannot date ${version.path} at ${version.commit}: its author date (${seconds} seconds after 1970) is outside the years 0000 to 9999 that the report can write.` };
+  }
   const date = new Date(version.time).toISOString();
   const where = { commit: version.commit, date, path: version.path };
   const object = await context.cache.objects.contents(version.blob, context.maxBytes + 1);

@@ -44,8 +44,13 @@ export interface AuditSummary extends Tally {
   readonly byAgent: readonly (Tally & { readonly agent: string | null })[];
   readonly byCommand: readonly (Tally & { readonly command: string | null })[];
   readonly byStatus: readonly (Tally & { readonly status: string | null })[];
-  /** Months in UTC (`2025-03`), every month from the first return's to the last's, empty ones included. */
+  /**
+   * Months in UTC (`2025-03`), every month from the first return's to the last's, empty ones included;
+   * only the months with returns when those are more than a century apart (`emptyMonthsOmitted`).
+   */
   readonly byMonth: readonly (Tally & { readonly month: string })[];
+  /** The first and last returns are more than MAX_FILLED_MONTHS apart (a commit dated 9999, say): byMonth leaves out the empty months. */
+  readonly emptyMonthsOmitted: boolean;
   /** Each agent's months with returns: the phantom rate over time per agent. */
   readonly byAgentAndMonth: readonly (Tally & { readonly agent: string | null; readonly month: string })[];
   readonly failuresByRule: readonly RuleTally[];
@@ -106,21 +111,23 @@ function compareKeys(a: string | null, b: string | null): number {
 
 export const monthOf = (date: string): string => date.slice(0, 7);
 
-/** Every month from `first` to `last` (`2025-01` … `2025-04`), inclusive. */
-export function monthsBetween(first: string, last: string): string[] {
-  const months: string[] = [];
-  let [year, month] = first.split("-").map(Number) as [number, number];
-  for (let guard = 0; guard < 12 * 200; guard += 1) {
-    const label = `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}`;
-    months.push(label);
-    if (label >= last) break;
-    month += 1;
-    if (month > 12) {
-      month = 1;
-      year += 1;
-    }
-  }
-  return months;
+/** The most months the month table fills in between the first return's and the last's: a century. */
+export const MAX_FILLED_MONTHS = 1200;
+
+const monthNumber = (label: string): number => {
+  const [year = 0, month = 1] = label.split("-").map(Number);
+  return year * 12 + month - 1;
+};
+
+/** Every month from `first` to `last` (`2025-01` … `2025-04`), inclusive; null when that is more than MAX_FILLED_MONTHS. */
+export function monthsBetween(first: string, last: string): string[] | null {
+  const from = monthNumber(first);
+  const span = monthNumber(last) - from + 1;
+  if (span > MAX_FILLED_MONTHS) return null;
+  return Array.from({ length: Math.max(span, 1) }, (_, index) => {
+    const number = from + index;
+    return `${String(Math.floor(number / 12)).padStart(4, "0")}-${String((number % 12) + 1).padStart(2, "0")}`;
+  });
 }
 
 /** Adds returns one at a time (memory grows with the groups, not with the returns, apart from the worst ones kept). */
@@ -186,6 +193,7 @@ export class SummaryBuilder {
     const first = sortedMonths[0];
     const last = sortedMonths[sortedMonths.length - 1];
     const empty = { returns: 0, failed: 0, phantom: 0, failureRate: 0, phantomRate: 0 };
+    const filled = first === undefined || last === undefined ? [] : monthsBetween(first, last);
     return {
       ...total,
       passed: total.returns - total.failed,
@@ -196,7 +204,8 @@ export class SummaryBuilder {
       byAgent: this.agents.rows().map(([agent, tally]) => ({ agent, ...tally })),
       byCommand: this.commands.rows().map(([command, tally]) => ({ command, ...tally })),
       byStatus: this.statuses.rows().map(([status, tally]) => ({ status, ...tally })),
-      byMonth: first === undefined || last === undefined ? [] : monthsBetween(first, last).map((month) => ({ month, ...(this.months.get(month) ?? empty) })),
+      byMonth: (filled ?? sortedMonths).map((month) => ({ month, ...(this.months.get(month) ?? empty) })),
+      emptyMonthsOmitted: filled === null,
       byAgentAndMonth: this.agents.rows().flatMap(([agent]) =>
         (this.agentMonths.get(agent)?.rows() ?? []).map(([month, tally]) => ({ agent, month, ...tally })).sort((a, b) => (a.month < b.month ? -1 : 1)),
       ),

@@ -257,7 +257,9 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
     const lexical = lexicalProblem(given);
     if (lexical !== undefined) return problem(lexical);
 
-    const queue = path.posix.normalize(given).split("/");
+    const normalized = path.posix.normalize(given);
+    // `real.md/.` names a folder as `real.md/` does (the disk view's `directory`), though normalize drops its `/.`.
+    const queue = (/\/\.?$/.test(given) && !normalized.endsWith("/") ? `${normalized}/` : normalized).split("/");
     /** The trees from the root down to the current folder. */
     const folders = [options.tree];
     let followed = 0;
@@ -295,8 +297,9 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
           break;
         }
         case "file": {
-          // A file in the middle of a path is ENOTDIR to the kernel: not found, as the disk view says.
-          if (!last) return problem("notFound");
+          // A file in the middle of a path is ENOTDIR to the kernel, and so is a file with a slash after it
+          // (`real.md/`, `real.md/.`): not found, as the disk view says.
+          if (queue.length > 0) return problem("notFound");
           const size = known("size", entry.oid);
           if (size === undefined) return { need: { kind: "size", oid: entry.oid } };
           if (size === null) return problem("unreadable");

@@ -32,6 +32,11 @@ Configuration:
                        history (returnlint.config.* or package.json's "returnlint"):
                        a config only in the working tree is applied only this way
   --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
+  --trust-repo-config  let the committed config run code: a returnlint.config.mjs/.js,
+                       and the rule and preset modules a config names. Without it
+                       the repository is untrusted: its config is read as data, and
+                       one that is or names code is not applied (built-in presets
+                       instead); the Config line says which
 
 Output:
   -f, --format NAME    stylish (default), json (one document) or html (one
@@ -60,6 +65,7 @@ const OPTIONS = {
   rev: { type: "string" },
   config: { type: "string", short: "c" },
   preset: { type: "string" },
+  "trust-repo-config": { type: "boolean" },
   format: { type: "string", short: "f" },
   output: { type: "string", short: "o" },
   "max-phantom": { type: "string" },
@@ -100,6 +106,7 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
     config: values.config,
     preset: values.preset,
     importer: hostImporter(),
+    trustRepoConfig: values["trust-repo-config"] === true,
     progress: new Progress(io, io.stderrIsTTY === true),
   });
   const { summary, unreadable } = run.document;

@@ -28,6 +28,8 @@ export interface LoadedConfig {
   readonly builtinPresets: ReadonlyMap<string, Preset>;
   /** The host's built-in rules, by id: what a built-in preset names. */
   readonly builtinRules: ReadonlyMap<string, BuiltinRule>;
+  /** With `dataOnly`: the rules and presets the config names that are modules, not imported (`rule "./rules/x.mjs"`). */
+  readonly refused?: readonly string[];
 }
 
 export interface LoadOptions {
@@ -46,7 +48,16 @@ export interface LoadOptions {
   readonly precompiled?: PrecompiledValidators;
   /** How long each config, preset or rule module may take to load (default 10 s). */
   readonly moduleTimeoutMs?: number;
+  /**
+   * Read the config as data and run none of its code (what `audit` does with a repository it does
+   * not trust): a JavaScript config is refused before it is imported, and a rule or preset that is
+   * not built in is listed in `refused` instead of being imported.
+   */
+  readonly dataOnly?: boolean;
 }
+
+/** What imports a module when the config is read as data only: nothing. */
+const refuseCode: Importer = (url) => Promise.reject(new Error(`${url} is code, and this config is read as data only`));
 
 /**
  * Finds, reads and validates the config, resolves every rule and preset it
@@ -54,7 +65,10 @@ export interface LoadOptions {
  */
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const timeoutMs = options.moduleTimeoutMs ?? DEFAULT_MODULE_TIMEOUT_MS;
-  const raw = options.configFile === undefined ? await findConfig(options.cwd, timeoutMs, options.importer) : await readConfig(options.configFile, timeoutMs, options.importer);
+  const dataOnly = options.dataOnly === true;
+  const importer = dataOnly ? refuseCode : options.importer;
+  const refused: string[] = [];
+  const raw = options.configFile === undefined ? await findConfig(options.cwd, timeoutMs, importer) : await readConfig(options.configFile, timeoutMs, importer);
   const file = raw?.file ?? null;
   const base = file === null ? path.resolve(options.cwd) : path.dirname(file);
   const label = file === null ? "--preset" : path.relative(options.cwd, file) || file;
@@ -77,8 +91,12 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   }
   for (const name of presetNames) {
     if (name === "auto") continue;
+    if (dataOnly && !options.builtinPresets.has(name)) {
+      refused.push(`preset "${name}"`);
+      continue;
+    }
     try {
-      const resolved = await resolvePreset(name, base, [], { timeoutMs, builtin: options.builtinPresets, ...(options.importer === undefined ? {} : { importer: options.importer }) });
+      const resolved = await resolvePreset(name, base, [], { timeoutMs, builtin: options.builtinPresets, ...(importer === undefined ? {} : { importer }) });
       presets.set(name, resolved.preset);
       for (const [id, ruleBase] of resolved.ruleBases) presetBases.set(`${name}\0${id}`, ruleBase);
     } catch (error) {
@@ -113,9 +131,13 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
 
   for (const { where, id, entry, bases } of entries) {
     let loaded = rules.get(id);
+    if (loaded === undefined && dataOnly && !options.builtinRules.has(id)) {
+      if (!refused.includes(`rule "${id}"`)) refused.push(`rule "${id}"`);
+      continue;
+    }
     if (loaded === undefined) {
       try {
-        loaded = await resolveRule(id, bases, options.builtinRules, timeoutMs, options.importer);
+        loaded = await resolveRule(id, bases, options.builtinRules, timeoutMs, importer);
         rules.set(id, loaded);
       } catch (error) {
         if (!(error instanceof ReturnlintError)) throw error;
@@ -145,5 +167,5 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       problems,
     );
   }
-  return { file, config, rules, presets, builtinPresets: options.builtinPresets, builtinRules: options.builtinRules };
+  return { file, config, rules, presets, builtinPresets: options.builtinPresets, builtinRules: options.builtinRules, ...(dataOnly ? { refused } : {}) };
 }
