@@ -51,7 +51,8 @@ export class TopLevelId {
       return;
     }
     if (this.reading === "number") {
-      if ((byte >= 0x30 && byte <= 0x39) || byte === 0x2d) {
+      // Digits, sign, fraction and exponent: a number is read whole, then kept only when it is an integer.
+      if ((byte >= 0x30 && byte <= 0x39) || byte === 0x2d || byte === 0x2b || byte === 0x2e || byte === 0x65 || byte === 0x45) {
         this.append(byte);
         return;
       }

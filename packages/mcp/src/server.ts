@@ -148,7 +148,9 @@ export function createServer(options: ServerOptions = {}): McpServer {
           else if (found !== undefined) log(`${found.problem}; the project root stays ${root}.`);
         },
         (error: unknown) => {
-          log(`could not list the client's roots (${clip(error instanceof Error ? error.message : String(error))}); the project root stays ${root}.`);
+          // The SDK checks the answer: a root that is no file:// URI fails the whole list, with its schema's report.
+          const why = Array.isArray((error as { issues?: unknown } | undefined)?.issues) ? "its answer is not a list of file:// URIs" : clip((error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
+          log(`could not list the client's roots (${why}); the project root stays ${root}.`);
         },
       );
     };
