@@ -20,8 +20,8 @@ function byMethod(union: { options: readonly { shape: { method: { value: unknown
 }
 
 /** The requests and notifications an MCP client may send, each with the SDK's schema of its params. */
-const REQUESTS = byMethod(ClientRequestSchema as never);
-const NOTIFICATIONS = byMethod(ClientNotificationSchema as never);
+const REQUESTS = byMethod(ClientRequestSchema);
+const NOTIFICATIONS = byMethod(ClientNotificationSchema);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const has = (value: object, key: string) => Object.hasOwn(value, key);

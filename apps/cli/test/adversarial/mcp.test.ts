@@ -36,7 +36,11 @@ class Server {
     });
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.child.stdin.on("error", () => undefined);
-    this.exited = new Promise((resolve) => this.child.on("close", (status, signal) => resolve({ status, signal })));
+    this.exited = new Promise((resolve) => {
+      this.child.on("close", (status, signal) => {
+        resolve({ status, signal });
+      });
+    });
     this.send({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: roots === undefined ? {} : { roots: { listChanged: true } }, clientInfo: { name: "adversary", version: "1" } } });
     // As a client does, initialized once initialize is answered; then the server asks for the roots, and gets these.
     void this.answerTo("init").then(async () => {
