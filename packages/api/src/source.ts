@@ -129,6 +129,8 @@ export function openWalkedFile(file: string, place: { readonly name: string; rea
  * (`check --consume`).
  */
 export function openInsideRoot(file: string, place: Place & { readonly keepOpen?: boolean }): ReturnSource {
+  // No file has such a name; the system's own error would name a path of returnlint's making.
+  if (file.includes("\0")) throw new ReturnlintError("USAGE", "The path has a NUL character in it, which no file name can hold; give the path of the return file.");
   const absolute = path.resolve(place.cwd ?? place.root, file);
   const below = relativeInside(place.root, absolute);
   if (below === undefined || below === "") {

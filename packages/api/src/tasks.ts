@@ -74,6 +74,13 @@ export class MetadataFile implements ReturnInput {
     }
     const { dir, name, fd, stats } = opened;
     try {
+      // A file with another name may be that name outside the root: its content is not read, as an artifact's is not (files.ts).
+      if (stats.nlink > 1) {
+        throw new ReturnlintError(
+          "INPUT_UNREADABLE",
+          `${what}: refusing to read ${relative}: it is a hard link (the file has ${String(stats.nlink)} names), and another of its names may be outside the project. Write the return as a file of its own.`,
+        );
+      }
       const limit = maxInputBytes();
       if (stats.size > limit) throw tooLarge(shown, limit);
       const bytes = readPrefix(fd, stats.size);

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createServer } from "./server.js";
+import { maxInputBytes } from "@returnlint/api";
+import { createServer, screenRequest } from "./server.js";
+import { LineTransport } from "./transport.js";
 import { VERSION } from "./version.js";
 
 export const HELP = `Usage: returnlint-mcp [options]
@@ -26,6 +27,9 @@ Options:
 Exit codes: 0 when the client closes the connection, 2 usage error.
 `;
 
+/** Room in a request for what is not the return: the JSON-RPC envelope and the other arguments. */
+const ENVELOPE_BYTES = 64 * 1024;
+
 /** Runs the server until the client closes standard input; resolves with the exit code. */
 export async function main(argv: readonly string[], io: { stdout(text: string): void; stderr(text: string): void } = defaultIo): Promise<number> {
   let values: { config?: string; help?: boolean; version?: boolean };
@@ -48,11 +52,21 @@ export async function main(argv: readonly string[], io: { stdout(text: string): 
     io.stdout(`${VERSION}\n`);
     return 0;
   }
-  const server = createServer({ ...(values.config === undefined ? {} : { configFile: values.config }), log: (line) => { io.stderr(`returnlint-mcp: ${line}\n`); } });
-  const transport = new StdioServerTransport();
+  let maxLineBytes: number;
+  try {
+    // A return of the largest size allowed fits in one request even with every character escaped twice over.
+    maxLineBytes = 2 * maxInputBytes() + ENVELOPE_BYTES;
+  } catch (error) {
+    io.stderr(`returnlint-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const log = (line: string) => {
+    io.stderr(`returnlint-mcp: ${line}\n`);
+  };
+  const server = createServer({ ...(values.config === undefined ? {} : { configFile: values.config }), log });
+  const transport = new LineTransport({ input: process.stdin, output: process.stdout, maxLineBytes, screen: screenRequest, log });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
-    process.stdin.once("end", resolve);
   });
   await server.connect(transport);
   await closed;

@@ -1,17 +1,16 @@
-import { readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { describeRule, lintFile, lintTask, lintText, listRules, loadReturnlintConfig, type CatalogueEntry, type LintedReturn, type LintReturnOptions } from "@returnlint/api";
-import { ReturnlintError } from "@returnlint/core";
+import { ErrorCode, RootsListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { Checker } from "./checker.js";
+import { clip, type Refusal } from "./envelope.js";
 import { VERSION } from "./version.js";
-
 
 /** The tools' names: a contract, like the CLI's flags. */
 export const TOOLS = ["validate_return", "check_task", "list_rules", "explain_rule"] as const;
+export type ToolName = (typeof TOOLS)[number];
 
 export interface ServerOptions {
   /** The project root until the client sends MCP roots (default: the current directory). */
@@ -45,23 +44,43 @@ const REPORT = {
   artifacts: z.array(ARTIFACT),
   unlistedArtifacts: z.number().optional(),
   results: z.array(RESULT),
+  /** How many more results the return has than `results` lists (MAX_LISTED_RESULTS). */
+  unlistedResults: z.number().optional(),
 };
 
 /** A task number as clients send it: 259 or "259" (JSON has numbers; a model often writes a string). */
-const TASK_NUMBER = z.union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d+$/, "a task number")]);
+const TASK_NUMBER = z.union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,20}$/, "a task number (at most 20 digits)")]);
 
 const EXPECTED = {
-  command: z.string().min(1).optional().describe("The orchestrator command the return answers: research, plan, revise, implement, … (default: the config's)"),
-  sessionId: z.string().min(1).optional().describe("The session id the orchestrator gave the subagent, to compare with metadata.session_id"),
+  command: z.string().min(1).max(200).optional().describe("The orchestrator command the return answers: research, plan, revise, implement, … (default: the config's)"),
+  sessionId: z.string().min(1).max(1000).optional().describe("The session id the orchestrator gave the subagent, to compare with metadata.session_id"),
 };
+
+/** Each tool's arguments (a contract, like the CLI's flags); the longest string each takes is bounded, so no answer echoes a long one. */
+const INPUTS = {
+  validate_return: {
+    text: z.string().optional().describe("The return: the JSON object, or the whole final message that holds it"),
+    path: z.string().min(1).max(4096).optional().describe("A file inside the project root holding the return, e.g. specs/259_x/.return-meta.json"),
+    ...EXPECTED,
+    task: TASK_NUMBER.optional().describe("The task number the return is for, e.g. 259"),
+    agent: z.string().min(1).max(200).optional().describe("The agent that wrote the return, as messages should name it"),
+  },
+  check_task: { task: TASK_NUMBER.describe("The task number, e.g. 259 (a number or a string of digits)"), ...EXPECTED },
+  list_rules: {},
+  explain_rule: { rule: z.string().min(1).max(200).describe("The rule's id, e.g. artifacts") },
+} satisfies Record<ToolName, z.ZodRawShape>;
 
 /**
  * The returnlint MCP server: a subagent checks its own return before it returns.
- * It reads only inside the project root and never writes anything.
+ * It reads only inside the project root and never writes anything. The tools run in a
+ * thread of their own, each call with a deadline and a memory limit (checker.ts).
  */
 export function createServer(options: ServerOptions = {}): McpServer {
   const log = options.log ?? ((line: string) => process.stderr.write(`returnlint-mcp: ${line}\n`));
-  const project = new Project(path.resolve(options.cwd ?? process.cwd()), options.configFile);
+  let root = path.resolve(options.cwd ?? process.cwd());
+  const checker = new Checker(options.configFile, log);
+  checker.warm();
+  const run = (tool: ToolName) => (args: Record<string, unknown>) => checker.run({ tool, args, root });
   const server = new McpServer(
     { name: "returnlint", version: VERSION },
     {
@@ -76,24 +95,11 @@ export function createServer(options: ServerOptions = {}): McpServer {
       title: "Validate a return",
       description:
         "Checks a subagent's return before it is handed back: give `text` (the final message or the JSON return) or `path` (a file inside the project, e.g. specs/259_x/.return-meta.json), not both. Answers with the report of `returnlint check --format json` and, as text, one line per problem to fix.",
-      inputSchema: {
-        text: z.string().optional().describe("The return: the JSON object, or the whole final message that holds it"),
-        path: z.string().min(1).optional().describe("A file inside the project root holding the return, e.g. specs/259_x/.return-meta.json"),
-        ...EXPECTED,
-        task: TASK_NUMBER.optional().describe("The task number the return is for, e.g. 259"),
-        agent: z.string().min(1).optional().describe("The agent that wrote the return, as messages should name it"),
-      },
+      inputSchema: INPUTS.validate_return,
       outputSchema: REPORT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) =>
-      answer(log, async () => {
-        if ((args.text === undefined) === (args.path === undefined)) {
-          throw new ReturnlintError("USAGE", "Give exactly one of text (the return itself) and path (a file holding it).");
-        }
-        const lint = await project.options({ command: args.command, sessionId: args.sessionId, task: args.task === undefined ? undefined : String(args.task), agent: args.agent });
-        return args.path === undefined ? lintText(args.text ?? "", lint) : lintFile(args.path, lint);
-      }),
+    run("validate_return"),
   );
 
   server.registerTool(
@@ -102,11 +108,11 @@ export function createServer(options: ServerOptions = {}): McpServer {
       title: "Check a task's metadata file",
       description:
         "Checks specs/{N}_{SLUG}/.return-meta.json (or specs/{PREFIX}_{N}_{SLUG}/, e.g. OpenCode's OC_ folders), the metadata file of task N, as `returnlint check --task N --format json` does; a task folder without one is a finding.",
-      inputSchema: { task: TASK_NUMBER.describe("The task number, e.g. 259 (a number or a string of digits)"), ...EXPECTED },
+      inputSchema: INPUTS.check_task,
       outputSchema: REPORT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => answer(log, async () => lintTask(String(args.task), await project.options({ command: args.command, sessionId: args.sessionId }))),
+    run("check_task"),
   );
 
   server.registerTool(
@@ -117,11 +123,7 @@ export function createServer(options: ServerOptions = {}): McpServer {
       outputSchema: { rules: z.array(z.object({ id: z.string(), description: z.string() }).passthrough()) },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async () =>
-      tool(log, async () => {
-        const rules = await listRules(await project.config());
-        return { content: [{ type: "text", text: JSON.stringify(rules, null, 2) }], structuredContent: { rules } };
-      }),
+    () => checker.run({ tool: "list_rules", args: {}, root }),
   );
 
   server.registerTool(
@@ -129,10 +131,10 @@ export function createServer(options: ServerOptions = {}): McpServer {
     {
       title: "Explain a rule",
       description: "One rule's documentation, as `returnlint explain RULE` prints it: what it checks, its messages, its options.",
-      inputSchema: { rule: z.string().min(1).describe("The rule's id, e.g. artifacts") },
+      inputSchema: INPUTS.explain_rule,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args) => tool(log, async () => ({ content: [{ type: "text", text: await describeRule(await project.config(), args.rule, readmeOf) }] })),
+    run("explain_rule"),
   );
 
   // The client's roots, when it has them, say where the project is.
@@ -141,11 +143,14 @@ export function createServer(options: ServerOptions = {}): McpServer {
     const update = () => {
       server.server.listRoots().then(
         ({ roots }) => {
-          const root = roots.map((entry) => entry.uri).find((uri) => uri.startsWith("file://"));
-          if (root !== undefined) project.moveTo(fileURLToPath(root));
+          const found = projectRoot(roots.map((entry) => entry.uri));
+          if (typeof found === "string") root = found;
+          else if (found !== undefined) log(`${found.problem}; the project root stays ${root}.`);
         },
         (error: unknown) => {
-          log(`could not list the client's roots (${error instanceof Error ? error.message : String(error)}); the project root stays ${project.root}.`);
+          // The SDK checks the answer: a root that is no file:// URI fails the whole list, with its schema's report.
+          const why = Array.isArray((error as { issues?: unknown } | undefined)?.issues) ? "its answer is not a list of file:// URIs" : clip((error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "");
+          log(`could not list the client's roots (${why}); the project root stays ${root}.`);
         },
       );
     };
@@ -154,95 +159,64 @@ export function createServer(options: ServerOptions = {}): McpServer {
     }
     update();
   };
+  const closed = server.server.onclose;
+  server.server.onclose = () => {
+    closed?.();
+    void checker.close();
+  };
   return server;
 }
 
-/** A built-in rule's README, from its package beside @returnlint/api (what `returnlint explain` prints). */
-function readmeOf(entry: CatalogueEntry): string | undefined {
-  try {
-    const api = createRequire(import.meta.url).resolve("@returnlint/api");
-    const manifest = createRequire(api).resolve(`${entry.loaded.source}/package.json`);
-    return readFileSync(path.join(path.dirname(manifest), "README.md"), "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-/** A tool's answer: the report as structured content, and the lines for the subagent as text. */
-function answer(log: (line: string) => void, run: () => Promise<LintedReturn>): Promise<CallToolResult> {
-  return tool(log, async () => {
-    const { report, reask } = await run();
-    return { content: [{ type: "text", text: reask }], structuredContent: report };
-  });
-}
-
-/** Runs a tool: returnlint's own errors (usage, configuration, a path it will not read) become a tool error with their sentence. */
-async function tool(log: (line: string) => void, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ReturnlintError) return { content: [{ type: "text", text: [error.message, ...error.problems].join("\n  - ") }], isError: true };
-    log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return { content: [{ type: "text", text: `returnlint had an internal error: ${error instanceof Error ? error.message : String(error)}` }], isError: true };
-  }
-}
-
-/** Something that tells whether a file changed: its identity, size and modification time. */
-function signature(file: string | null): string {
-  if (file === null) return "";
-  try {
-    const stats = statSync(file);
-    return `${String(stats.ino)}:${String(stats.size)}:${String(stats.mtimeMs)}`;
-  } catch {
-    return "gone";
-  }
-}
-
-/** The project root and its config, loaded at start and re-read when the config file changes. */
-class Project {
-  private loaded: Promise<{ readonly config: Awaited<ReturnType<typeof loadReturnlintConfig>>; readonly signature: string }> | undefined;
-
-  constructor(
-    public root: string,
-    private readonly configFile: string | undefined,
-  ) {
-    this.loaded = this.load();
-    // A config that cannot be loaded is said on the first tool call; nothing is thrown at start.
-    this.loaded.catch(() => undefined);
-  }
-
-  moveTo(root: string): void {
-    if (root === this.root) return;
-    this.root = root;
-    this.loaded = undefined;
-  }
-
-  async config(): Promise<Awaited<ReturnType<typeof loadReturnlintConfig>>> {
-    let loaded = this.loaded;
-    if (loaded !== undefined) {
-      const current = await loaded.catch(() => undefined);
-      if (current === undefined || current.signature !== signature(current.config.file)) loaded = undefined;
+/**
+ * The project root the client's roots give: the first that is a folder on this machine
+ * (`file:///path`, or `file://localhost/path`). A root on another host (`file://host/share`), a
+ * URI that is not a file URL or does not decode, or a folder that is not there is passed over;
+ * none usable is a problem to say, in a sentence. No roots at all: undefined.
+ */
+export function projectRoot(uris: readonly string[]): string | { readonly problem: string } | undefined {
+  if (uris.length === 0) return undefined;
+  for (const uri of uris) {
+    let url: URL;
+    try {
+      url = new URL(uri);
+    } catch {
+      continue;
     }
-    loaded ??= this.load();
-    this.loaded = loaded;
-    return (await loaded).config;
+    if (url.protocol !== "file:" || (url.hostname !== "" && url.hostname !== "localhost")) continue;
+    let folder: string;
+    try {
+      folder = fileURLToPath(url);
+    } catch {
+      continue;
+    }
+    try {
+      if (statSync(folder).isDirectory()) return folder;
+    } catch {
+      continue;
+    }
   }
+  return { problem: `none of the client's roots is a folder on this machine (${clip(uris.map((uri) => JSON.stringify(uri)).join(", "))})` };
+}
 
-  async options(expected: { command?: string; sessionId?: string; task?: string; agent?: string }): Promise<LintReturnOptions> {
-    const config = await this.config();
-    return {
-      config,
-      root: this.root,
-      cwd: this.root,
-      ...(expected.command === undefined ? {} : { command: expected.command }),
-      ...(expected.sessionId === undefined ? {} : { sessionId: expected.sessionId }),
-      ...(expected.task === undefined ? {} : { task: expected.task }),
-      ...(expected.agent === undefined ? {} : { agent: expected.agent }),
-    };
-  }
-
-  private async load() {
-    const config = await loadReturnlintConfig({ cwd: this.root, ...(this.configFile === undefined ? {} : { configFile: this.configFile }) });
-    return { config, signature: signature(config.file) };
-  }
+/**
+ * What the server checks of a request before the SDK sees it: a tools/call names one of the
+ * tools and gives only the arguments that tool takes (-32602 otherwise, with the names it
+ * takes). The SDK would answer an unknown tool as a tool error, and a `constructor` argument
+ * with -32603.
+ */
+export function screenRequest(method: string, params: Readonly<Record<string, unknown>> | undefined): Refusal | undefined {
+  if (method !== "tools/call" || params === undefined) return undefined;
+  const name = params.name;
+  if (typeof name !== "string") return { code: ErrorCode.InvalidParams, message: 'tools/call needs "name", the tool to call, as a string.' };
+  if (!(TOOLS as readonly string[]).includes(name)) return { code: ErrorCode.InvalidParams, message: `Unknown tool "${clip(name, 100)}"; the tools are ${TOOLS.join(", ")}.` };
+  const args = params.arguments;
+  if (args === undefined) return undefined;
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return { code: ErrorCode.InvalidParams, message: `The arguments of ${name} must be an object.` };
+  const takes = Object.keys(INPUTS[name as ToolName]);
+  const unknown = Object.keys(args).find((key) => !takes.includes(key));
+  if (unknown === undefined) return undefined;
+  return {
+    code: ErrorCode.InvalidParams,
+    message: `${name} takes no argument "${clip(unknown, 100)}"; ${takes.length === 0 ? "it takes none" : `its arguments are ${takes.join(", ")}`}.`,
+  };
 }
