@@ -44,7 +44,7 @@ export { FILE_PROBLEM_REASON } from "./file-problems.js";
 export { receivedValue } from "./received.js";
 export { GitObjectCache, GitTree, createGitFileView, lexicalProblem, type GitFileView, type GitFileViewOptions, type GitObjectFacts, type GitTreeEntry } from "./git-files.js";
 export { gitEnvironment, openGitObjects, type GitObjectContent, type GitObjectInfo, type GitObjectReader, type GitObjectsOptions } from "./git-objects.js";
-export { SafeDir, UnsafePathError, codeOf, readPrefix, sameFile, uniqueSuffix, type Identity, type UnsafeKind } from "./safe-fs.js";
+export { FileRefusedError, SafeDir, UnsafePathError, codeOf, kindOf, readPrefix, readRegularFile, sameFile, uniqueSuffix, type FileRead, type Identity, type RefusalKind, type UnsafeKind } from "./safe-fs.js";
 export { mapOrdered } from "./map-ordered.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { nativeImport, type Importer } from "./config/import-file.js";
