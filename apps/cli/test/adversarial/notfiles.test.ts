@@ -1,0 +1,215 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { finalMessage, subagentStop } from "../claude-payloads.js";
+import { BIN, STACK_FRAME, mkfifo, run, scratch, v7Return, write, type Ran } from "./harness.js";
+
+// Issue 31, point 2: files returnlint reads for itself (configs found by discovery and the
+// package.json files it walks past, a rule package's manifest, agent definitions, transcripts)
+// that are not regular files. A subagent can plant any of them. Each is refused from a handle
+// that reads nothing: a sentence and exit 2 for check, the hook's documented give-way. Every
+// case has a deadline well under the 10 s a module gets to load, so a read that waited fails it.
+
+const QUICK = 8_000;
+
+/** A run that ended by itself, quickly, with no native stack: what every case below needs first. */
+function ended(ran: Ran): Ran {
+  expect(ran.signal).toBeNull();
+  expect(ran.ms).toBeLessThan(QUICK);
+  expect(ran.stderr).not.toMatch(STACK_FRAME);
+  return ran;
+}
+
+/** A project with a passing return in r.json, and `plant` run on its root. */
+function projectWith(plant: (root: string) => void): string {
+  const root = scratch();
+  write(root, { "r.json": v7Return([]) });
+  plant(root);
+  return root;
+}
+
+const check = (cwd: string, args: readonly string[] = ["r.json"]) => ended(run(["check", ...args], { cwd, timeout: 20_000 }));
+
+describe("2. config files that are not files: check says so and exits 2", { timeout: 120_000 }, () => {
+  it.each([
+    ["a FIFO named returnlint.config.json", "returnlint.config.json", (file: string) => mkfifo(file), "it is a FIFO (named pipe), not a regular file"],
+    ["a FIFO named package.json", "package.json", (file: string) => mkfifo(file), "it is a FIFO (named pipe), not a regular file"],
+    ["returnlint.config.json linked to /dev/zero", "returnlint.config.json", (file: string) => symlinkSync("/dev/zero", file), "it is a character device, not a regular file"],
+    ["returnlint.config.yaml linked to /dev/zero", "returnlint.config.yaml", (file: string) => symlinkSync("/dev/zero", file), "it is a character device, not a regular file"],
+    ["returnlint.config.mjs linked to /dev/zero (never imported)", "returnlint.config.mjs", (file: string) => symlinkSync("/dev/zero", file), "it is a character device, not a regular file"],
+    ["a FIFO named returnlint.config.mjs (never imported)", "returnlint.config.mjs", (file: string) => mkfifo(file), "it is a FIFO (named pipe), not a regular file"],
+    ["a folder named returnlint.config.json", "returnlint.config.json", (file: string) => mkdirSync(file), "it is a directory, not a regular file"],
+    ["a 5 MiB returnlint.config.json", "returnlint.config.json", (file: string) => writeFileSync(file, `{"x":"${"a".repeat(5 * 1024 * 1024)}"}`), "it is larger than 4 MiB (5 MiB)"],
+  ])("%s in the project", (_name, name, plant, reason) => {
+    const root = projectWith((dir) => plant(path.join(dir, name)));
+    const ran = check(root);
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toBe(`returnlint: Cannot read config ${path.join(root, name)}: ${reason}.\n`);
+  });
+
+  it("a FIFO named package.json two folders above, where discovery walks", () => {
+    const root = projectWith((dir) => {
+      mkfifo(path.join(dir, "package.json"));
+      mkdirSync(path.join(dir, "work", "deep"), { recursive: true });
+    });
+    const ran = check(path.join(root, "work", "deep"), ["../../r.json"]);
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toBe(`returnlint: Cannot read config ${path.join(root, "package.json")}: it is a FIFO (named pipe), not a regular file.\n`);
+  });
+
+  it("--config naming a FIFO", () => {
+    const root = projectWith((dir) => mkfifo(path.join(dir, "custom.json")));
+    const ran = check(root, ["r.json", "--config", "custom.json"]);
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toContain("it is a FIFO (named pipe), not a regular file.");
+  });
+
+  it("a rule package whose package.json is a FIFO: the config's rule is not found, in a sentence", () => {
+    const root = projectWith((dir) => {
+      write(dir, { "returnlint.config.json": { rules: { planted: "error" } } });
+      mkdirSync(path.join(dir, "node_modules", "returnlint-rule-planted"), { recursive: true });
+      mkfifo(path.join(dir, "node_modules", "returnlint-rule-planted", "package.json"));
+    });
+    const ran = check(root);
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toContain(`cannot read ${path.join(root, "node_modules", "returnlint-rule-planted", "package.json")} of package "returnlint-rule-planted": it is a FIFO (named pipe), not a regular file`);
+  });
+
+  it("print-config and scan meet the same sentence", () => {
+    const root = projectWith((dir) => {
+      symlinkSync("/dev/zero", path.join(dir, "returnlint.config.json"));
+      mkdirSync(path.join(dir, "specs"));
+    });
+    for (const args of [["print-config"], ["scan"]]) {
+      const ran = ended(run(args, { cwd: root, timeout: 20_000 }));
+      expect(ran.status).toBe(2);
+      expect(ran.stderr).toContain("it is a character device, not a regular file.");
+    }
+  });
+});
+
+describe("2. the hook meets a config or a definition that is not a file: a visible sentence, then its documented give-way", { timeout: 120_000 }, () => {
+  const payload = (root: string, extra: Readonly<Record<string, unknown>> = {}) =>
+    JSON.stringify({ ...subagentStop({ cwd: root, agentType: "researcher", message: finalMessage(["specs/1_x/missing.md"]) }), ...extra });
+  const hook = (root: string, args: readonly string[] = [], extra?: Readonly<Record<string, unknown>>) =>
+    ended(run(["hook", "claude", ...args], { cwd: root, input: payload(root, extra), timeout: 20_000 }));
+
+  it.each([
+    ["a FIFO config", (root: string) => mkfifo(path.join(root, "returnlint.config.json")), "it is a FIFO (named pipe), not a regular file"],
+    ["a config linked to /dev/zero", (root: string) => symlinkSync("/dev/zero", path.join(root, "returnlint.config.yml")), "it is a character device, not a regular file"],
+    ["a FIFO package.json", (root: string) => mkfifo(path.join(root, "package.json")), "it is a FIFO (named pipe), not a regular file"],
+  ])("%s: the stop goes through with a systemMessage; --fail-closed exits 2 with the sentence", (_name, plant, reason) => {
+    const root = projectWith(plant);
+    const open = hook(root);
+    expect(open.status).toBe(0);
+    const answer = JSON.parse(open.stdout) as { systemMessage?: string; decision?: string };
+    expect(answer.decision).toBeUndefined();
+    expect(answer.systemMessage).toContain(reason);
+    expect(answer.systemMessage).toContain("--fail-closed blocks instead");
+    const closed = hook(root, ["--fail-closed"]);
+    expect(closed.status).toBe(2);
+    expect(closed.stdout).toBe("");
+    expect(closed.stderr).toContain(reason);
+  });
+
+  it.each([
+    ["linked to /dev/zero", (file: string) => symlinkSync("/dev/zero", file), "it is a character device, not a regular file"],
+    ["a FIFO", (file: string) => mkfifo(file), "it is a FIFO (named pipe), not a regular file"],
+    ["a 2 MiB file", (file: string) => writeFileSync(file, "x".repeat(2 * 1024 * 1024)), "it is larger than 1 MiB (2 MiB)"],
+  ])("the agent's definition .claude/agents/researcher.md %s: said, and --fail-closed holds the agent", (_name, plant, reason) => {
+    const root = projectWith((dir) => {
+      mkdirSync(path.join(dir, ".claude", "agents"), { recursive: true });
+      plant(path.join(dir, ".claude", "agents", "researcher.md"));
+    });
+    const sentence = `Cannot read the agent definition ${path.join(root, ".claude", "agents", "researcher.md")}: ${reason}.`;
+    const open = hook(root);
+    expect(open.status).toBe(0);
+    expect((JSON.parse(open.stdout) as { systemMessage?: string }).systemMessage).toContain(sentence);
+    const closed = hook(root, ["--fail-closed"]);
+    expect(closed.status).toBe(2);
+    expect(closed.stderr).toContain(sentence);
+  });
+
+  it.each([
+    ["a FIFO", (file: string) => mkfifo(file)],
+    ["linked to /dev/zero", (file: string) => symlinkSync("/dev/zero", file)],
+  ])("a transcript that is %s tells nothing, and the hook still judges the return (block)", (_name, plant) => {
+    const root = projectWith((dir) => plant(path.join(dir, "transcript.jsonl")));
+    const ran = hook(root, [], { agent_transcript_path: path.join(root, "transcript.jsonl") });
+    expect(ran.status).toBe(0);
+    expect((JSON.parse(ran.stdout) as { decision?: string }).decision).toBe("block");
+  });
+});
+
+/** A running `returnlint mcp`, spoken to one JSON-RPC line at a time. */
+function mcpServer(cwd: string) {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, [BIN, "mcp"], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  let buffered = "";
+  const waiting = new Map<number, (value: unknown) => void>();
+  child.stdout.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString();
+    for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      const message = JSON.parse(line) as { id?: number };
+      if (typeof message.id === "number") waiting.get(message.id)?.(message);
+    }
+  });
+  let next = 0;
+  const request = (method: string, params: unknown, deadline = QUICK): Promise<unknown> => {
+    next += 1;
+    const id = next;
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new Error(`no answer to ${method} within ${String(deadline)} ms`));
+      }, deadline);
+      waiting.set(id, (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      });
+    });
+  };
+  const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+  return {
+    request,
+    notify: (method: string) => child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`),
+    close: async () => {
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), QUICK);
+      const status = await closed;
+      clearTimeout(timer);
+      return status;
+    },
+  };
+}
+
+describe("2. a config swapped for a FIFO under a running MCP server", { timeout: 60_000 }, () => {
+  it("gives a tool error with the sentence, not a hang, and the server answers the next call", async () => {
+    const root = projectWith((dir) => write(dir, { "returnlint.config.json": { preset: "v7" } }));
+    const server = mcpServer(root);
+    try {
+      await server.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }, 30_000);
+      server.notify("notifications/initialized");
+      const validate = { name: "validate_return", arguments: { text: JSON.stringify(v7Return([])) } };
+      const answered = (await server.request("tools/call", validate, 30_000)) as { result: { isError?: boolean; structuredContent?: unknown } };
+      expect(answered.result.isError).toBeUndefined();
+      expect(answered.result.structuredContent).toMatchObject({ source: "<text>" });
+
+      const config = path.join(root, "returnlint.config.json");
+      renameSync(config, path.join(root, "saved.json"));
+      mkfifo(config);
+      const refused = (await server.request("tools/call", validate)) as { result: { isError: boolean; content: { text: string }[] } };
+      expect(refused.result.isError).toBe(true);
+      expect(refused.result.content[0]?.text).toBe(`Cannot read config ${config}: it is a FIFO (named pipe), not a regular file.`);
+
+      renameSync(path.join(root, "saved.json"), config);
+      expect(((await server.request("tools/call", validate)) as { result: { isError?: boolean } }).result.isError).toBeUndefined();
+    } finally {
+      expect(await server.close()).toBe(0);
+    }
+  });
+});
