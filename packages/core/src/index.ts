@@ -9,6 +9,7 @@ export { decodeUtf8, stripBom } from "./json/utf8.js";
 export { findDuplicateKeys } from "./json/duplicate-keys.js";
 export { locateJsonError } from "./json/syntax-error.js";
 export { offsetOfPointer } from "./json/locate.js";
+export { JsonTokenizer, stringValue, type JsonToken } from "./json/tokenizer.js";
 export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
