@@ -52,7 +52,7 @@ export { nativeImport, type Importer } from "./config/import-file.js";
 export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, agentName, claimedAgent, runRules, runRulesEagerly, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
 export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
-export { CONFIG_FILES, findConfig, readConfig, type RawConfig } from "./config/load.js";
+export { CONFIG_FILES, MAX_CONFIG_BYTES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export { loadConfig, type LoadOptions, type LoadedConfig } from "./config/resolve.js";
 export { builtinRule, importBuiltinRules, resolveRule, type BuiltinRule, type LoadedRule } from "./config/resolve-rule.js";
 export { presetFor, rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
+import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, MAX_CONFIG_BYTES, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
@@ -145,14 +145,11 @@ function parseCommandPresets(text: string, where: string): Record<string, Preset
   return chosen;
 }
 
-/** The largest package.json init reads for a "returnlint" key (config discovery's own limit). */
-const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
-
 function existingConfig(cwd: string): string | undefined {
   const file = CONFIG_FILES.find((name) => existsSync(path.join(cwd, name)));
   if (file !== undefined) return file;
   try {
-    const manifest = JSON.parse(readRegularFile(path.join(cwd, "package.json"), { maxBytes: MAX_MANIFEST_BYTES }).bytes.toString("utf8")) as unknown;
+    const manifest = JSON.parse(readRegularFile(path.join(cwd, "package.json"), { maxBytes: MAX_CONFIG_BYTES }).bytes.toString("utf8")) as unknown;
     if (typeof manifest === "object" && manifest !== null && "returnlint" in manifest) return 'package.json ("returnlint" key)';
   } catch {
     // No package.json, not JSON, or no regular file (a FIFO is never opened for reading): nothing configured there.

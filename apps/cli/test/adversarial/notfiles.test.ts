@@ -45,7 +45,7 @@ describe("2. config files that are not files: check says so and exits 2", { time
     ["returnlint.config.mjs linked to /dev/zero (never imported)", "returnlint.config.mjs", linkToZero, "it is a character device, not a regular file"],
     ["a FIFO named returnlint.config.mjs (never imported)", "returnlint.config.mjs", mkfifo, "it is a FIFO (named pipe), not a regular file"],
     ["a folder named returnlint.config.json", "returnlint.config.json", (file: string) => { mkdirSync(file); }, "it is a directory, not a regular file"],
-    ["a 5 MiB returnlint.config.json", "returnlint.config.json", (file: string) => { writeFileSync(file, `{"x":"${"a".repeat(5 * 1024 * 1024)}"}`); }, "it is larger than 4 MiB (5 MiB)"],
+    ["a 17 MiB returnlint.config.json", "returnlint.config.json", (file: string) => { writeFileSync(file, `{"x":"${"a".repeat(17 * 1024 * 1024)}"}`); }, "it is larger than 16 MiB (17 MiB)"],
   ])("%s in the project", (_name, name, plant, reason) => {
     const root = projectWith((dir) => { plant(path.join(dir, name)); });
     const ran = check(root);

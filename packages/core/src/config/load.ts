@@ -17,10 +17,11 @@ export const CONFIG_FILES = [
 ] as const;
 
 /**
- * The largest config file (and package.json) read: a config is a few kilobytes, and one
- * found by discovery may be a file a subagent planted in the project or a parent folder.
+ * The largest config file (and package.json) read: a config is a few kilobytes (one that maps
+ * 200,000 agents is 5 MB), and one found by discovery may be a file a subagent planted in the
+ * project or a parent folder.
  */
-export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 export interface RawConfig {
   /** Absolute path of the file the config came from. */
