@@ -77,7 +77,7 @@ export function writeOutput(file: string, text: string): void {
 /**
  * Replaces `root/<names…>` with `text` through real folders only (made when missing):
  * a file returnlint itself keeps inside the project (a host's settings), never reached
- * through a symlink that something in the project planted.
+ * through a symlink that something in the project planted. A regular file keeps its mode.
  */
 export function writeInside(root: string, names: readonly string[], text: string): void {
   const shown = path.join(root, ...names);
@@ -93,7 +93,10 @@ export function writeInside(root: string, names: readonly string[], text: string
       dir.close();
       dir = child;
     }
-    dir.replace(names.at(-1) ?? "", text);
+    const name = names.at(-1) ?? "";
+    // A file the user keeps (a host's settings) keeps its permissions.
+    const existing = dir.lstat(name);
+    dir.replace(name, text, existing?.isFile() === true ? existing.mode & 0o7777 : undefined);
   } catch (error) {
     throw cannotWrite(shown, error);
   } finally {

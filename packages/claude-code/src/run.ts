@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
-import { readTranscript, writtenFiles } from "@returnlint/core";
+import { FileRefusedError, readRegularFile, readTranscript, ReturnlintError, writtenFiles } from "@returnlint/core";
 import type { SubagentRun } from "@returnlint/api";
 
 /** How much of a subagent's transcript the hook reads for the files it wrote and its prompt. */
 const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
+
+/** An agent definition is a page of instructions; anything larger is not one. */
+const MAX_DEFINITION_BYTES = 1024 * 1024;
 
 /** The agent names whose definition may be looked up as `.claude/agents/NAME.md` (no plugin prefix, no path). */
 const DEFINITION_NAME = /^[\w.-]+$/;
@@ -12,12 +14,14 @@ const DEFINITION_NAME = /^[\w.-]+$/;
 /**
  * What Claude Code shows of a subagent's run: the files its transcript says it wrote, the prompt
  * it was delegated with, and its definition in the project's `.claude/agents/`. A transcript that
- * cannot be read tells nothing: the final message is then all there is.
+ * cannot be read tells nothing: the final message is then all there is. A definition that is
+ * there but is no regular file (a FIFO, a link to a device, something too large) is a sentence
+ * (ReturnlintError): the hook says it, and gives way or, with --fail-closed, holds the agent.
  */
 export function subagentRun(input: { readonly transcriptPath?: string; readonly root: string; readonly agent?: string }): SubagentRun {
   const { transcriptPath, root, agent } = input;
   const transcript = transcriptPath === undefined ? undefined : readTranscript(path.resolve(root, transcriptPath), root, MAX_TRANSCRIPT_BYTES);
-  const definition = agent !== undefined && DEFINITION_NAME.test(agent) && !agent.startsWith(".") ? readIfThere(path.join(root, ".claude", "agents", `${agent}.md`)) : undefined;
+  const definition = agent !== undefined && DEFINITION_NAME.test(agent) && !agent.startsWith(".") ? readDefinition(path.join(root, ".claude", "agents", `${agent}.md`)) : undefined;
   return {
     wrote: transcript?.ok === true ? writtenFiles(transcript) : [],
     ...(transcript?.ok === true && transcript.prompt !== undefined ? { prompt: transcript.prompt } : {}),
@@ -25,10 +29,12 @@ export function subagentRun(input: { readonly transcriptPath?: string; readonly 
   };
 }
 
-function readIfThere(file: string): string | undefined {
+function readDefinition(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
+    return readRegularFile(file, { maxBytes: MAX_DEFINITION_BYTES }).bytes.toString("utf8");
+  } catch (error) {
+    if (!(error instanceof FileRefusedError)) throw error;
+    if (error.kind === "missing") return undefined;
+    throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read the agent definition ${file}: ${error.reason}.`);
   }
 }

@@ -346,6 +346,91 @@ export function readPath(target: string, limit: number, accept: (opened: OpenedP
   }
 }
 
+/** Why a file returnlint reads for itself was not read. */
+export type RefusalKind = "missing" | "notFile" | "tooLarge" | "unreadable";
+
+export class FileRefusedError extends Error {
+  override readonly name = "FileRefusedError";
+  constructor(
+    readonly kind: RefusalKind,
+    readonly file: string,
+    /** Why, in words a sentence can end with: "it is a FIFO, not a regular file". */
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+  }
+}
+
+export interface FileRead {
+  readonly bytes: Buffer;
+  readonly stats: Stats;
+  /** More than `maxBytes` were there, and only `maxBytes` were read (`overLimit: "truncate"`). */
+  readonly truncated: boolean;
+}
+
+/**
+ * Reads a file returnlint reads for itself, which the project (and so a subagent) may
+ * have put there: a config, a package.json, an agent definition, a transcript, a host's
+ * settings. Symlinks are followed, as a user's config may be one, but only a regular file
+ * is read: a FIFO, a socket, a device (or a link to /dev/zero) is refused from a handle
+ * that reads nothing (O_PATH, where /proc resolves; else an open with O_NONBLOCK), so no
+ * open waits for a writer and no driver is woken. At most `maxBytes` are read, and never
+ * more than the size fstat gave, so a file that grows while it is read cannot keep the
+ * read going: a regular file is read without waiting on anyone, which is this read's deadline.
+ * Throws FileRefusedError, with the reason in words, for anything it does not read.
+ */
+export function readRegularFile(target: string, options: { readonly maxBytes: number; readonly overLimit?: "refuse" | "truncate" }): FileRead {
+  const { maxBytes, overLimit = "refuse" } = options;
+  let handle: number;
+  try {
+    handle = descriptorsResolve() ? openSync(target, O_PATH) : openSync(target, constants.O_RDONLY | NONBLOCK | NOCTTY);
+  } catch (error) {
+    throw refusal(target, error);
+  }
+  let fd: number | undefined;
+  try {
+    const stats = fstatSync(handle);
+    if (!stats.isFile()) throw new FileRefusedError("notFile", target, `it is ${kindOf(stats)}, not a regular file`);
+    if (stats.size > maxBytes && overLimit === "refuse") {
+      throw new FileRefusedError("tooLarge", target, `it is larger than ${describeSize(maxBytes)} (${describeSize(stats.size)})`);
+    }
+    fd = descriptorsResolve() ? openSync(`${PROC_FD}/${String(handle)}`, constants.O_RDONLY | NONBLOCK | NOCTTY) : handle;
+    if (!sameFile(fstatSync(fd), stats)) throw new FileRefusedError("unreadable", target, "it changed while it was opened");
+    return { bytes: readPrefix(fd, Math.min(stats.size, maxBytes)), stats, truncated: stats.size > maxBytes };
+  } catch (error) {
+    throw error instanceof FileRefusedError ? error : refusal(target, error);
+  } finally {
+    if (fd !== undefined && fd !== handle) closeSync(fd);
+    closeSync(handle);
+  }
+}
+
+function refusal(target: string, error: unknown): FileRefusedError {
+  const code = codeOf(error);
+  if (code === "ENOENT") return new FileRefusedError("missing", target, "it does not exist");
+  if (code === "ENOTDIR") return new FileRefusedError("missing", target, "a part of its path is not a folder");
+  if (code === "ELOOP") return new FileRefusedError("unreadable", target, "symbolic links on its path form a loop");
+  if (code === "EACCES" || code === "EPERM") return new FileRefusedError("unreadable", target, "permission denied");
+  return new FileRefusedError("unreadable", target, `it cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`);
+}
+
+/** What a file that is not a regular file is, for a sentence: "a FIFO", "a character device". */
+export function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isSymbolicLink()) return "a symbolic link";
+  return stats.isFile() ? "a regular file" : "not a file";
+}
+
+function describeSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${String(Math.round((bytes / 1024 / 1024) * 10) / 10)} MiB`;
+  if (bytes >= 1024) return `${String(Math.round((bytes / 1024) * 10) / 10)} KiB`;
+  return `${String(bytes)} bytes`;
+}
+
 /** Reads up to `limit` bytes from the start of an open file. */
 export function readPrefix(fd: number, limit: number): Buffer {
   const buffer = Buffer.allocUnsafe(limit);

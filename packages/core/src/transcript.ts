@@ -1,6 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { isObject } from "./pointer.js";
+import { FileRefusedError, readRegularFile } from "./safe-fs.js";
 
 // A Claude Code subagent's transcript (JSONL), read for two things: the files the subagent wrote
 // with its tools (the artifact-evidence rule's proof of work, the hosts' way to find the return
@@ -56,12 +56,13 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
   let text: string;
   let truncated: boolean;
   try {
-    const read = readHead(file, maxBytes);
-    if (typeof read === "string") return { ok: false, reason: read };
-    ({ text, truncated } = read);
+    const read = readRegularFile(file, { maxBytes, overLimit: "truncate" });
+    text = read.bytes.toString("utf8");
+    truncated = read.truncated;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code === "ENOENT" ? `${file} does not exist` : `${file} cannot be read (${code ?? (error as Error).message})` };
+    if (!(error instanceof FileRefusedError)) throw error;
+    const why = error.kind === "missing" ? " does not exist" : error.kind === "notFile" ? " is not a regular file" : `: ${error.reason}`;
+    return { ok: false, reason: `${file}${why}` };
   }
   const pending: PendingWrite[] = [];
   const failedIds = new Set<unknown>();
@@ -115,26 +116,6 @@ function parses(text: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** The first `maxBytes` of a regular file, or why it is not one. */
-function readHead(file: string, maxBytes: number): { text: string; truncated: boolean } | string {
-  // O_NONBLOCK: a FIFO named as the transcript must not make the run wait.
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return `${file} is not a regular file`;
-    const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const count = readSync(fd, buffer, filled, buffer.length - filled, filled);
-      if (count === 0) break;
-      filled += count;
-    }
-    return { text: buffer.toString("utf8", 0, filled), truncated: stats.size > maxBytes };
-  } finally {
-    closeSync(fd);
   }
 }
 

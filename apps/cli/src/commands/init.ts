@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError } from "@returnlint/core";
+import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, MAX_CONFIG_BYTES, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
@@ -149,10 +149,10 @@ function existingConfig(cwd: string): string | undefined {
   const file = CONFIG_FILES.find((name) => existsSync(path.join(cwd, name)));
   if (file !== undefined) return file;
   try {
-    const manifest = JSON.parse(readFileSync(path.join(cwd, "package.json"), "utf8")) as unknown;
+    const manifest = JSON.parse(readRegularFile(path.join(cwd, "package.json"), { maxBytes: MAX_CONFIG_BYTES }).bytes.toString("utf8")) as unknown;
     if (typeof manifest === "object" && manifest !== null && "returnlint" in manifest) return 'package.json ("returnlint" key)';
   } catch {
-    // No package.json, or not JSON: nothing configured there.
+    // No package.json, not JSON, or no regular file (a FIFO is never opened for reading): nothing configured there.
   }
   return undefined;
 }

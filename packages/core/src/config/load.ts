@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
 import { locateJsonError } from "../json/syntax-error.js";
 import { stripBom } from "../json/utf8.js";
+import { FileRefusedError, kindOf, openPath, readRegularFile } from "../safe-fs.js";
 import { lineAndColumn } from "../text-position.js";
 import type { Importer } from "./import-file.js";
 import { DEFAULT_MODULE_TIMEOUT_MS, importWithin } from "./modules.js";
@@ -14,6 +15,13 @@ export const CONFIG_FILES = [
   "returnlint.config.mjs",
   "returnlint.config.js",
 ] as const;
+
+/**
+ * The largest config file (and package.json) read: a config is a few kilobytes (one that maps
+ * 200,000 agents is 5 MB), and one found by discovery may be a file a subagent planted in the
+ * project or a parent folder.
+ */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 export interface RawConfig {
   /** Absolute path of the file the config came from. */
@@ -48,11 +56,14 @@ export async function findConfig(cwd: string, timeoutMs: number = DEFAULT_MODULE
 /**
  * Reads one config file by its extension. Syntax errors name the file, line and column.
  * A JavaScript config runs here, in the main thread, and may take `timeoutMs` to load.
+ * Every config is read through core's safe file layer: only a regular file of at most
+ * MAX_CONFIG_BYTES, and a JavaScript config is judged the same way before it is imported.
  */
 export async function readConfig(file: string, timeoutMs: number = DEFAULT_MODULE_TIMEOUT_MS, importer?: Importer): Promise<RawConfig> {
   const absolute = path.resolve(file);
   const extension = path.extname(absolute);
   if (extension === ".mjs" || extension === ".js" || extension === ".cjs") {
+    judgeModule(absolute);
     try {
       const module = (await importWithin(absolute, absolute, "CONFIG_UNREADABLE", timeoutMs, importer)) as { default?: unknown };
       return { file: absolute, value: module.default };
@@ -62,12 +73,9 @@ export async function readConfig(file: string, timeoutMs: number = DEFAULT_MODUL
   }
   let text: string;
   try {
-    text = stripBom(readFileSync(absolute, "utf8"));
+    text = stripBom(readRegularFile(absolute, { maxBytes: MAX_CONFIG_BYTES }).bytes.toString("utf8"));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw code === "ENOENT"
-      ? new ReturnlintError("CONFIG_NOT_FOUND", `Config file not found: ${absolute}`)
-      : new ReturnlintError("CONFIG_UNREADABLE", `Cannot read config ${absolute}: ${describe(error)}`);
+    throw unreadableConfig(absolute, error);
   }
   if (extension === ".yaml" || extension === ".yml") return { file: absolute, value: await parseYaml(absolute, text) };
   try {
@@ -109,6 +117,32 @@ async function parseYaml(file: string, text: string): Promise<unknown> {
   } catch (error) {
     throw yamlResourceError(file, error) ?? error;
   }
+}
+
+/**
+ * A JavaScript config is imported by Node's loader, which reads it without a deadline: a FIFO
+ * or a device named like a config would hang it, so what the name leads to is judged first,
+ * on a handle that reads nothing.
+ */
+function judgeModule(absolute: string): void {
+  const opened = openPath(absolute);
+  if (typeof opened === "string") throw unreadableConfig(absolute, Object.assign(new Error(opened), { code: opened }));
+  if (!opened.stats.isFile()) throw unreadableConfig(absolute, new FileRefusedError("notFile", absolute, `it is ${kindOf(opened.stats)}, not a regular file`));
+  if (opened.stats.size > MAX_CONFIG_BYTES) {
+    throw unreadableConfig(absolute, new FileRefusedError("tooLarge", absolute, `it is larger than ${String(MAX_CONFIG_BYTES / 1024 / 1024)} MiB`));
+  }
+}
+
+function unreadableConfig(absolute: string, error: unknown): ReturnlintError {
+  if (error instanceof FileRefusedError) {
+    return error.kind === "missing"
+      ? new ReturnlintError("CONFIG_NOT_FOUND", `Config file not found: ${absolute}`)
+      : new ReturnlintError("CONFIG_UNREADABLE", `Cannot read config ${absolute}: ${error.reason}.`);
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT"
+    ? new ReturnlintError("CONFIG_NOT_FOUND", `Config file not found: ${absolute}`)
+    : new ReturnlintError("CONFIG_UNREADABLE", `Cannot read config ${absolute}: ${describe(error)}`);
 }
 
 function tooDeep(file: string): ReturnlintError {

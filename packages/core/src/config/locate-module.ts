@@ -5,10 +5,12 @@
  * at the first matching condition even when nothing under it matches, where Node goes
  * on to the next condition (locate-module.test.ts).
  */
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
 import { isObject } from "../pointer.js";
+import { FileRefusedError, readRegularFile } from "../safe-fs.js";
+import { MAX_CONFIG_BYTES } from "./load.js";
 
 export function isFileSpecifier(specifier: string): boolean {
   return specifier.startsWith("./") || specifier.startsWith("../") || path.isAbsolute(specifier);
@@ -72,9 +74,10 @@ function packageEntry(name: string, manifestFile: string): string {
   const folder = path.dirname(manifestFile);
   let manifest: unknown;
   try {
-    manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+    manifest = JSON.parse(readRegularFile(manifestFile, { maxBytes: MAX_CONFIG_BYTES }).bytes.toString("utf8"));
   } catch (error) {
-    throw new ReturnlintError("RULE_NOT_FOUND", `cannot read ${manifestFile} of package "${name}": ${(error as Error).message}`);
+    const reason = error instanceof FileRefusedError ? error.reason : (error as Error).message;
+    throw new ReturnlintError("RULE_NOT_FOUND", `cannot read ${manifestFile} of package "${name}": ${reason}`);
   }
   if (!isObject(manifest)) throw new ReturnlintError("RULE_NOT_FOUND", `${manifestFile} of package "${name}" is not a JSON object`);
   if (manifest.exports !== undefined && manifest.exports !== null) {
