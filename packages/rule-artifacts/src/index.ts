@@ -239,8 +239,25 @@ export default defineRule<Options>(docsUrl)({
       return;
     }
 
-    // The entries' shape is checked whatever the status; the disk only for finished work.
+    // Each path is looked up once however often it is named, and only the first MAX_ARTIFACT_PATHS
+    // different ones: a return naming more is said first, before its entries' findings fill the list.
+    const judged = new Set<string>();
+    let unjudged = 0;
+    if (!unfinished) {
+      for (const entry of artifacts) {
+        const path = pathOf(entry);
+        if (path === undefined || judged.has(path)) continue;
+        if (judged.size < MAX_ARTIFACT_PATHS) judged.add(path);
+        else unjudged += 1;
+      }
+    }
     let failures = 0;
+    if (unjudged > 0) {
+      failures += 1;
+      context.report({ messageId: "tooManyArtifacts", data: { limit: MAX_ARTIFACT_PATHS, unjudged }, pointer: "/artifacts" });
+    }
+
+    // The entries' shape is checked whatever the status; the disk only for finished work.
     artifacts.forEach((entry: unknown, index) => {
       if (typeof entry === "string") {
         failures += 1;
@@ -262,12 +279,10 @@ export default defineRule<Options>(docsUrl)({
     }
     context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
 
-    // Each path is looked up once however often it is named, and only the first MAX_ARTIFACT_PATHS different ones.
     const checks = new Map<string, FileCheck>();
-    let unjudged = 0;
     const checkOf = (path: string): FileCheck | undefined => {
       let checked = checks.get(path);
-      if (checked === undefined && checks.size < MAX_ARTIFACT_PATHS) {
+      if (checked === undefined && judged.has(path)) {
         checked = files.check(path);
         checks.set(path, checked);
       }
@@ -282,10 +297,7 @@ export default defineRule<Options>(docsUrl)({
       // Where a hint may be found (the first artifacts only: a return of a million costs no million hints).
       const hintable = position < MAX_HINTED;
       position += 1;
-      if (checked === undefined) {
-        unjudged += 1;
-        return;
-      }
+      if (checked === undefined) return;
       if (checked.ok) {
         context.pass({ messageId: "exists", data: { path: shown(path) } });
         return;
@@ -313,10 +325,6 @@ export default defineRule<Options>(docsUrl)({
         context.pass({ messageId: "nonEmpty", data: { path: shown(path), size: checked.size } });
       }
     });
-    if (unjudged > 0) {
-      failures += 1;
-      context.report({ messageId: "tooManyArtifacts", data: { limit: MAX_ARTIFACT_PATHS, unjudged }, pointer: "/artifacts" });
-    }
     if (failures === 0) context.pass({ messageId: "allValidated", data: { count: artifacts.length } });
   },
 });
