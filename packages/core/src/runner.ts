@@ -168,7 +168,8 @@ class ReturnListing {
 
 /** One rule's share of a listing: listed while its limit and the return's allow, the rest counted by level. */
 class RuleListing {
-  readonly omitted: Tally = emptyTally();
+  /** What the rule reported past the limits, by level; made when the first result is left out (most rules never). */
+  omitted: Tally | undefined;
   #problems = 0;
   #notes = 0;
 
@@ -189,8 +190,7 @@ class RuleListing {
       listing.noteRoom -= 1;
       return true;
     }
-    this.omitted[level] += 1;
-    listing.omitted += 1;
+    this.#omit(level, 1);
     return false;
   }
 
@@ -203,9 +203,14 @@ class RuleListing {
     for (const level of LEVELS) {
       const more = run.omitted[level];
       this.listing.counts[level] += more;
-      this.omitted[level] += more;
-      this.listing.omitted += more;
+      this.#omit(level, more);
     }
+  }
+
+  #omit(level: Level, count: number): void {
+    this.omitted ??= emptyTally();
+    this.omitted[level] += count;
+    this.listing.omitted += count;
   }
 }
 
@@ -276,7 +281,8 @@ function reportOf({ input, shared, listing, internalError }: Run): Report {
  * show it where they show problems. Not counted itself: the report's counts already hold
  * every result it sums up. Its data gives each count.
  */
-function omittedSummary(ruleId: string, omitted: Tally): Result | undefined {
+function omittedSummary(ruleId: string, omitted: Tally | undefined): Result | undefined {
+  if (omitted === undefined) return undefined;
   const total = omitted.fail + omitted.warn + omitted.pass + omitted.info;
   if (total === 0) return undefined;
   const level: Level = omitted.fail > 0 ? "fail" : omitted.warn > 0 ? "warn" : "info";
@@ -326,8 +332,8 @@ export function runRule(
 function ruleRun(listing: RuleListing, failure: Failure | undefined): RuleRun {
   const { results: own } = listing.listing;
   const { omitted } = listing;
-  const counts = omitted.fail + omitted.warn + omitted.pass + omitted.info === 0 ? { own } : { own, omitted };
-  return failure === undefined ? counts : { ...counts, failure };
+  const listed = omitted === undefined ? { own } : { own, omitted };
+  return failure === undefined ? listed : { ...listed, failure };
 }
 
 /**

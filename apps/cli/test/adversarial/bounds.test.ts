@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "n
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { subagentStop } from "../claude-payloads.js";
-import { BIN, STACK_FRAME, metadata, scratch, write, type Ran } from "./harness.js";
+import { BIN, STACK_FRAME, metadata, ruleModule, scratch, v7Return, write, type Ran } from "./harness.js";
 
 // Issue 31, points 1 and 8: a return as large as the input limit allows costs every stage a bounded
 // amount. Each case runs the built CLI under a heap of HEAP_MB (a stage that grew with the return
@@ -115,6 +115,21 @@ describe("1. a phantom return of 1.7 million artifacts, under the input limit", 
     expect(tooMany?.message).toBe("Artifacts name more than 10000 different paths: 990000 entries past the first 10000 paths were not checked");
     // A million bare strings, ten thousand paths not found, and the paths not judged.
     expect(report.errorCount).toBe(1_000_000 + 10_000 + 1);
+  });
+});
+
+describe("a custom rule in the rule thread that reports a million findings", { timeout: 60_000 }, () => {
+  it("every one is counted; the thread hands over the first 100 and the counts, and the report is bounded", () => {
+    const root = scratch();
+    const body = 'check(context) { for (let index = 0; index < 1000000; index += 1) context.report({ messageId: "found" }); }';
+    write(root, { "rules/loud.mjs": ruleModule("loud", body), "a.md": "# A\n", "r.json": v7Return(["a.md"]), "returnlint.config.json": { rules: { "./rules/loud.mjs": "error" } } });
+    const ran = bounded(["check", "r.json", "--format", "json"], root, "");
+    expect(ran.status).toBe(1);
+    expect(ran.stdout.length).toBeLessThan(64 * 1024);
+    const report = jsonReport(ran);
+    expect(report).toMatchObject({ ok: false, errorCount: 1_000_000, omittedResults: 999_900 });
+    expect(report.results.filter((result) => result.ruleId === "loud")).toHaveLength(101);
+    expect(report.results.find((result) => result.messageId === "resultsOmitted")?.message).toBe("… and 999900 more results of loud, not listed: 999900 failures");
   });
 });
 
