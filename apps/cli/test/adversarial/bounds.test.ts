@@ -118,6 +118,21 @@ describe("1. a phantom return of 1.7 million artifacts, under the input limit", 
   });
 });
 
+describe("a metadata file naming a million made-up modified files", { timeout: 60_000 }, () => {
+  it("file-claims looks up the first 10,000 different paths, says so first, and fails the return", () => {
+    const root = scratch();
+    const paths = Array.from({ length: 1_000_000 }, (_, index) => `"${index.toString(36)}"`).join(",");
+    const value = { status: "researched", summary: "Researched.", artifacts: [{ type: "report", path: "specs/1_x/r.md", summary: "Report" }], metadata: metadata("researcher"), modified_files: ["a"] };
+    write(root, { "specs/1_x/r.md": "# Report\n", "specs/1_x/.return-meta.json": JSON.stringify(value).replace('["a"]', `[${paths}]`) });
+    const ran = bounded(["check", "specs/1_x/.return-meta.json", "--format", "json"], root, "");
+    expect(ran.status).toBe(1);
+    const report = jsonReport(ran);
+    const claims = report.results.filter((result) => result.ruleId === "file-claims");
+    expect(claims[0]?.message).toBe("The metadata file names more than 10000 different files: 990000 entries past the first 10000 paths were not checked");
+    expect(claims.at(-1)?.message).toBe("… and 9901 more results of file-claims, not listed: 9901 warnings");
+  });
+});
+
 describe("a custom rule in the rule thread that reports a million findings", { timeout: 60_000 }, () => {
   it("every one is counted; the thread hands over the first 100 and the counts, and the report is bounded", () => {
     const root = scratch();
