@@ -9,19 +9,21 @@ import { BIN, STACK_FRAME, metadata, ruleModule, scratch, v7Return, write, type 
 // amount. Each case runs the built CLI under a heap of HEAP_MB (a stage that grew with the return
 // would end in V8's abort, exit 134) and within the host's default hook timeout.
 
-/** The heap each run may use: peak RSS for these inputs was about 180 MB (SECURITY.md, "Huge returns"). */
+/** The heap each run may use: peak RSS for these inputs was about 200 MB (SECURITY.md, "Huge returns"). */
 const HEAP_MB = 256;
+/** The heap for the most objects the input limit can hold: peak RSS was about 465 MB. */
+const WORST_HEAP_MB = 512;
 /** Claude Code's default hook timeout: an answer later than this is no answer. */
 const HOOK_TIMEOUT_MS = 30_000;
 /** The input limit (RETURNLINT_MAX_INPUT_BYTES' default). */
 const INPUT_LIMIT = 10 * 1024 * 1024;
 
-function bounded(args: readonly string[], cwd: string, input: string): Ran {
+function bounded(args: readonly string[], cwd: string, input: string, heapMb = HEAP_MB): Ran {
   const started = Date.now();
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
   delete env.NODE_OPTIONS;
   delete env.RETURNLINT_SESSION_ID;
-  const result = spawnSync(process.execPath, [`--max-old-space-size=${String(HEAP_MB)}`, BIN, ...args], {
+  const result = spawnSync(process.execPath, [`--max-old-space-size=${String(heapMb)}`, BIN, ...args], {
     cwd,
     input,
     env,
@@ -78,6 +80,19 @@ describe("1. a phantom return of 1.7 million artifacts, under the input limit", 
     const verdict = JSON.parse(readFileSync(verdictFile, "utf8")) as { ok: boolean; phantom: boolean; decision: string; errors: string[] };
     expect(verdict).toMatchObject({ ok: false, phantom: true, decision: "block" });
     expect(verdict.errors.length).toBeLessThanOrEqual(100);
+  });
+
+  it("the most objects the input limit holds (3.3 million empty artifacts): the hook blocks, within 512 MB of heap", () => {
+    const root = scratch();
+    const value = JSON.stringify({ status: "completed", summary: "Done.", artifacts: [{}], metadata: metadata("researcher") }).replace("[{}]", `[{}${",{}".repeat(3_299_999)}]`);
+    const payload = JSON.stringify(subagentStop({ cwd: root, agentType: "researcher", agentId: "a2", message: `\`\`\`json\n${value}\n\`\`\`` }));
+    expect(payload.length).toBeLessThan(INPUT_LIMIT);
+    const ran = bounded(["hook", "claude"], root, payload, WORST_HEAP_MB);
+    expect(ran.signal).toBeNull();
+    expect(ran.status).toBe(0);
+    const decision = JSON.parse(ran.stdout) as { decision: string; reason: string };
+    expect(decision.decision).toBe("block");
+    expect(decision.reason).toContain("… and 3299980 more problems");
   });
 
   it("check --format json: exit 1, every failure counted, 100 listed and the rest summed up", () => {
