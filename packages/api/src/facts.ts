@@ -1,4 +1,4 @@
-import { ABSENT_FATES, claimedAgent, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, quoted, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
+import { ABSENT_FATES, claimedAgent, MAX_ARTIFACT_PATHS, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, quoted, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
 
 /**
  * What a return claims, worked out once, after its rules ran, from the same parse and the same
@@ -44,17 +44,22 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   const status = isObject(value) && typeof value.status === "string" ? value.status : null;
   const success = status !== null && isSuccessLike(status);
   const entries: readonly unknown[] = isObject(value) && Array.isArray(value.artifacts) ? value.artifacts : [];
-  // Phantom work looks at every artifact; the list of fates is made when an output reads it (scan --quiet never does).
+  // Phantom work looks at every artifact (each path once, the first MAX_ARTIFACT_PATHS different ones,
+  // as the artifacts rule does) until two are absent; the list of fates is made when an output reads it
+  // (scan --quiet never does).
   let claimed = 0;
   const absent: ArtifactFact[] = [];
+  const looked = new Set<string>();
   for (let index = 0; index < entries.length; index += 1) {
     const path = pathOf(entries[index]);
     if (path === undefined) continue;
     claimed += 1;
+    if (absent.length === 2 || looked.has(path) || looked.size === MAX_ARTIFACT_PATHS) continue;
+    looked.add(path);
     const checked = files.check(path);
     if (checked.ok && checked.size > 0) continue;
     const fact = factOf(entries, index, path, files, claimed <= MAX_LISTED_ARTIFACTS);
-    if (ABSENT_FATES.has(fact.fate) && absent.length < 2) absent.push(fact);
+    if (ABSENT_FATES.has(fact.fate)) absent.push(fact);
   }
   const phantom = success ? phantomWork(input, claimed, absent) : undefined;
   let listed: ArtifactFact[] | undefined;
@@ -118,10 +123,16 @@ function phantomWork(input: FactsInput, claimed: number, absent: readonly Artifa
 const HINTS = { hints: true } as const;
 const NO_HINTS = { hints: false } as const;
 
-/** The paths a return claims as artifacts (what a git view loads before the rules run). */
+/** The different paths a return claims as artifacts, the first MAX_ARTIFACT_PATHS (what a git view loads before the rules run). */
 export function claimedPaths(value: unknown): string[] {
   if (!isObject(value) || !Array.isArray(value.artifacts)) return [];
-  return (value.artifacts as unknown[]).flatMap((entry) => pathOf(entry) ?? []);
+  const paths = new Set<string>();
+  for (const entry of value.artifacts as unknown[]) {
+    const path = pathOf(entry);
+    if (path !== undefined) paths.add(path);
+    if (paths.size === MAX_ARTIFACT_PATHS) break;
+  }
+  return [...paths];
 }
 
 /**

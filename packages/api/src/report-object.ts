@@ -31,8 +31,10 @@ export type ReportObject = {
   readonly artifacts: readonly ArtifactFact[];
   /** How many more artifacts the return claims than `artifacts` lists. */
   readonly unlistedArtifacts?: number;
-  /** The rules' results; with `--quiet`, the failures only. */
+  /** The rules' results, as far as the runner lists them; with `--quiet`, the failures only. */
   readonly results: readonly Result[];
+  /** How many results the rules reported past the runner's limits: counted in errorCount and warningCount, summed up per rule by a `resultsOmitted` result, not listed. */
+  readonly omittedResults?: number;
 };
 
 /** The report object of one return, the verdict first. `ok` is the caller's verdict (`passed`, with its --max-warnings); `quiet` keeps the failures only. */
@@ -59,5 +61,6 @@ export function reportObject(
     artifacts: facts.artifacts,
     ...(facts.unlisted === 0 ? {} : { unlistedArtifacts: facts.unlisted }),
     results: options.quiet ? report.results.filter((result) => result.level === "fail") : report.results,
+    ...(report.omitted === undefined ? {} : { omittedResults: report.omitted }),
   };
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { commandInName, formatOfFileName, METADATA_FILE, presetFor, relativeInside, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
+import { commandInName, formatOfFileName, METADATA_FILE, presetFor, relativeInside, RESULTS_OMITTED, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { lintSource } from "./lint.js";
 import { reaskLine } from "./reask.js";
 import { openInsideRoot, openNamedTask, textSource, type ReturnSource } from "./source.js";
@@ -129,7 +129,10 @@ export interface CheckedReturn {
   /** The return file is not there (or may not be read): the subagent wrote none where it should have. */
   readonly missing: boolean;
   readonly task: string | null;
+  /** The failures the rules list (see core's `MAX_LISTED_PER_RULE`), in the order reported. */
   readonly problems: readonly Problem[];
+  /** How many failures there are, listed or not. */
+  readonly problemCount: number;
   readonly warningCount: number;
   /** A rule crashed: the verdict cannot be trusted. */
   readonly internalError: boolean;
@@ -152,8 +155,9 @@ export async function checkReturn(
     ...(context.transcriptPath === undefined ? {} : { transcriptPath: context.transcriptPath }),
   });
   const { report } = result;
+  // The failures past the runner's limits are in problemCount; the line that sums them up is not a problem of its own.
   const problems = report.results
-    .filter((finding) => finding.level === "fail")
+    .filter((finding) => finding.level === "fail" && finding.messageId !== RESULTS_OMITTED)
     .map((finding) => {
       const { message, detail, recommendation } = finding;
       const reask = reaskLine(finding, report.value, report.agent);
@@ -168,6 +172,7 @@ export async function checkReturn(
     missing: result.source.kind === "missing",
     task: result.source.task ?? null,
     problems,
+    problemCount: Math.max(report.errorCount, problems.length),
     warningCount: report.warningCount,
     internalError: report.internalError,
     phantom: result.facts.phantom !== undefined,
@@ -177,23 +182,27 @@ export async function checkReturn(
 /** The most problems a block reason lists: the subagent fixes these first, and the rest come back next time. */
 const MAX_LISTED_PROBLEMS = 20;
 
-/** Each problem numbered, with the transcript's `Error:` and `Recommendation:` lines beneath it; at most MAX_LISTED_PROBLEMS. */
-export function problemLines(problems: readonly Problem[]): string[] {
-  return listed(problems, (problem, index) => [
+/**
+ * Each problem numbered, with the transcript's `Error:` and `Recommendation:` lines beneath it; at
+ * most MAX_LISTED_PROBLEMS, then how many more of `count` (every problem, listed or not) there are.
+ */
+export function problemLines(problems: readonly Problem[], count = problems.length): string[] {
+  return listed(problems, count, (problem, index) => [
     `${String(index + 1)}. ${problem.message}`,
     ...(problem.detail === undefined ? [] : problem.detail.split("\n").map((line) => `   ${line}`)),
     ...(problem.recommendation === undefined ? [] : [`   Recommendation: ${problem.recommendation}`]),
   ]);
 }
 
-/** Each problem as the subagent is asked to fix it (`--format reask`'s line); at most MAX_LISTED_PROBLEMS. */
-export function problemReaskLines(problems: readonly Problem[]): string[] {
-  return listed(problems, (problem) => [`- ${problem.reask}`]);
+/** Each problem as the subagent is asked to fix it (`--format reask`'s line); at most MAX_LISTED_PROBLEMS, then how many more of `count` there are. */
+export function problemReaskLines(problems: readonly Problem[], count = problems.length): string[] {
+  return listed(problems, count, (problem) => [`- ${problem.reask}`]);
 }
 
-function listed(problems: readonly Problem[], linesOf: (problem: Problem, index: number) => string[]): string[] {
-  const more = problems.length - MAX_LISTED_PROBLEMS;
-  const lines = (more > 0 ? problems.slice(0, MAX_LISTED_PROBLEMS) : problems).flatMap(linesOf);
-  if (more > 0) lines.push(`… and ${String(more)} more ${more === 1 ? "problem" : "problems"} (run returnlint check on the return to see them all)`);
+function listed(problems: readonly Problem[], count: number, linesOf: (problem: Problem, index: number) => string[]): string[] {
+  const shown = problems.slice(0, MAX_LISTED_PROBLEMS);
+  const more = Math.max(count, problems.length) - shown.length;
+  const lines = shown.flatMap(linesOf);
+  if (more > 0) lines.push(`… and ${String(more)} more ${more === 1 ? "problem" : "problems"} (run returnlint check on the return to see more of them)`);
   return lines;
 }

@@ -191,6 +191,7 @@ export async function checkFound(found: FoundReturn, options: ValidateOptions, c
     rules: configured,
   };
   if (detection !== undefined) validation.formatReason = detection.reason;
+  if (report.omitted !== undefined) validation.omitted = report.omitted;
   return validation;
 }
 

@@ -40,7 +40,7 @@ const DEFAULT_MAX_BLOCKS = 3;
 
 /** Why the hook let a failing return through. */
 type AllowedBecause = "max-blocks" | "repeated-feedback" | "stop-hook-active" | NotValidated;
-/** Why a return could not be validated: the config is broken, or a rule crashed. */
+/** Why a return could not be validated: the config is broken, or a rule crashed or the check itself failed. */
 type NotValidated = "config-error" | "internal-error";
 type Decision = { readonly kind: "pass" } | { readonly kind: "block" } | { readonly kind: "allow"; readonly because: AllowedBecause };
 
@@ -102,15 +102,21 @@ async function runHook(options: ClaudeHookOptions): Promise<number> {
     return giveWay(options, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
   }
 
-  const run = subagentRun({ root, ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }), ...(agent === undefined ? {} : { agent }) });
-  const source = returnOfMessage({ message: payload.lastAssistantMessage, root, command, config, run });
-  const checked = await checkReturn(source, {
-    root,
-    command,
-    config,
-    ...(agent === undefined ? {} : { agent }),
-    ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }),
-  });
+  let checked: CheckedReturn;
+  try {
+    const run = subagentRun({ root, ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }), ...(agent === undefined ? {} : { agent }) });
+    const source = returnOfMessage({ message: payload.lastAssistantMessage, root, command, config, run });
+    checked = await checkReturn(source, {
+      root,
+      command,
+      config,
+      ...(agent === undefined ? {} : { agent }),
+      ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }),
+    });
+  } catch (error) {
+    // A return the hook could not judge is never passed unremarked: it goes as --fail-closed says, said to the user and recorded in the verdict.
+    return await cannotValidate(options, { ...attempt, command }, `could not check the return of ${agent ?? "the main agent"}: ${describeFailure(error)}`, "internal-error");
+  }
   if (checked.internalError) {
     return await cannotValidate(options, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
@@ -224,6 +230,7 @@ async function cannotValidate(io: HookOutput, attempt: Attempt, message: string,
     missing: false,
     task: null,
     problems: [{ message, reask: message }],
+    problemCount: 1,
     warningCount: 0,
     internalError: true,
     phantom: false,
@@ -347,11 +354,11 @@ function digestOf(problems: readonly Problem[]): string {
 function reasonText(checked: CheckedReturn, context: { readonly command: string; readonly attempt: number }): string {
   // A return file the subagent should have written and did not: its name stands for the return.
   const where = checked.missing ? `Your return (${checked.source})` : checked.origin === "file" ? `Your return in ${checked.source}` : "Your final message's return";
-  const count = checked.problems.length;
+  const count = checked.problemCount;
   const lines = [
     `returnlint: ${where} failed validation for /${context.command} (${String(count)} ${count === 1 ? "problem" : "problems"}, attempt ${String(context.attempt)}):`,
   ];
-  lines.push(...problemReaskLines(checked.problems));
+  lines.push(...problemReaskLines(checked.problems, count));
   lines.push(
     checked.missing
       ? `Write the metadata file as your instructions say, then finish again.`

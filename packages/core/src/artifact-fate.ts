@@ -30,6 +30,14 @@ export type ArtifactFate =
 export type FateName = ArtifactFate["fate"];
 
 /**
+ * How many different paths one return's artifacts are looked up by: a return is judged on the
+ * artifacts it names, each path once however often it is named, and a return naming more paths
+ * than this is no account of work (the artifacts rule fails it, `tooManyArtifacts`), so that a
+ * ten-megabyte list of made-up paths costs a bounded number of system calls, not one per entry.
+ */
+export const MAX_ARTIFACT_PATHS = 10_000;
+
+/**
  * The fates that mean the claimed file is not there inside the root: what phantom work is made of.
  * A near miss is one of them (the file claimed does not exist; a neighbour's name is only a hint,
  * and often an older report of the same task), as is an empty file. An archived file, an absolute

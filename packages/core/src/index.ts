@@ -13,7 +13,7 @@ export { JsonTokenizer, stringValue, type JsonToken } from "./json/tokenizer.js"
 export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
-export { ABSENT_FATES, fateOf, type ArtifactFate, type FateName } from "./artifact-fate.js";
+export { ABSENT_FATES, MAX_ARTIFACT_PATHS, fateOf, type ArtifactFate, type FateName } from "./artifact-fate.js";
 export { readTranscript, writtenFiles, WRITE_TOOL_NAMES, WRITE_TOOLS, type Transcript, type TranscriptWrite } from "./transcript.js";
 export {
   ARCHIVE_DIR,
@@ -49,7 +49,7 @@ export { FileRefusedError, SafeDir, UnsafePathError, codeOf, kindOf, readPath, r
 export { mapOrdered } from "./map-ordered.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { nativeImport, type Importer } from "./config/import-file.js";
-export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, agentName, claimedAgent, runRules, runRulesEagerly, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
+export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, MAX_LISTED_PER_RETURN, MAX_LISTED_PER_RULE, RESULTS_OMITTED, agentName, claimedAgent, runRules, runRulesEagerly, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
 export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, MAX_CONFIG_BYTES, findConfig, readConfig, type RawConfig } from "./config/load.js";

@@ -2,7 +2,7 @@ import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { createFileView } from "./files.js";
 import { parseReturn } from "./json.js";
-import { DEFAULT_RULE_TIMEOUT_MS, runRules, type ConfiguredRule } from "./runner.js";
+import { DEFAULT_RULE_TIMEOUT_MS, MAX_LISTED_PER_RETURN, MAX_LISTED_PER_RULE, RESULTS_OMITTED, runRules, type ConfiguredRule } from "./runner.js";
 import type { AnyRule, RuleContext } from "./types.js";
 
 type Check = (context: RuleContext<unknown>) => unknown;
@@ -149,13 +149,61 @@ describe("runRules: a rule that breaks the contract", () => {
 });
 
 describe("runRules: what a hostile return or rule cannot do to the report", () => {
-  it("a rule reporting 200,000 results: every one is counted (no spread that overflows the stack)", async () => {
+  it("a rule reporting 200,000 results: every one is counted, the first 100 listed, the rest summed up in one line", async () => {
     const many = rule("many", (context) => {
       for (let index = 0; index < 200_000; index += 1) context.report({ messageId: "found", data: { what: String(index) } });
     });
     const report = await run([many]);
-    expect(report.errorCount).toBe(200_000);
-    expect(report.results).toHaveLength(200_000);
+    expect(report).toMatchObject({ ok: false, errorCount: 200_000, omitted: 199_900 });
+    expect(report.results).toHaveLength(MAX_LISTED_PER_RULE + 1);
+    expect(report.results[99]?.message).toBe("99 found");
+    expect(report.results[100]).toEqual({
+      ruleId: "many",
+      level: "fail",
+      messageId: RESULTS_OMITTED,
+      message: "… and 199900 more results of many, not listed: 199900 failures",
+      detail:
+        "Note: returnlint lists the first 100 problems and 100 passed checks of each rule (1000 of each per return); every result counts in the totals and the verdict",
+      reask: "199900 more problems like the ones above are not listed; fix every entry of that kind, not only the ones listed",
+      data: { rule: "many", omitted: 199_900, failures: 199_900, warnings: 0, passes: 0, notes: 0 },
+    });
+  });
+
+  it("passes are listed apart from problems: a failure after a thousand passes is still listed", async () => {
+    const mostlyFine = rule("mostly-fine", (context) => {
+      for (let index = 0; index < 1000; index += 1) context.pass({ messageId: "fine" });
+      context.report({ messageId: "found", data: { what: "the one problem" }, pointer: "/status" });
+    });
+    const report = await run([mostlyFine]);
+    expect(report.errorCount).toBe(1);
+    expect(report.results.filter((result) => result.level === "fail").map((result) => result.message)).toEqual(["the one problem found"]);
+    expect(report.results.at(-1)).toMatchObject({ level: "info", messageId: RESULTS_OMITTED, message: "… and 900 more results of mostly-fine, not listed: 900 passed checks" });
+  });
+
+  it("the return lists at most 1000 problems of every rule together; later rules' findings are counted and summed up", async () => {
+    const loud = Array.from({ length: 12 }, (_, index) =>
+      rule(`loud-${String(index)}`, (context) => {
+        for (let count = 0; count < 150; count += 1) context.report({ messageId: "found", data: { what: "x" }, level: "warn" });
+      }),
+    );
+    const report = await run(loud);
+    expect(report).toMatchObject({ ok: true, errorCount: 0, warningCount: 1800 });
+    const listed = report.results.filter((result) => result.messageId !== RESULTS_OMITTED);
+    expect(listed).toHaveLength(MAX_LISTED_PER_RETURN);
+    const summaries = report.results.filter((result) => result.messageId === RESULTS_OMITTED);
+    expect(summaries).toHaveLength(12);
+    expect(summaries.at(-1)).toMatchObject({ ruleId: "loud-11", level: "warn", data: { warnings: 150 } });
+    expect(report.omitted).toBe(800);
+  });
+
+  it("a report past the limits is still held to the rule's meta: an undeclared message id crashes the rule", async () => {
+    const sloppy = rule("sloppy", (context) => {
+      for (let index = 0; index < 150; index += 1) context.report({ messageId: "found", data: { what: "x" } });
+      context.report({ messageId: "neverDeclared" });
+    });
+    const report = await run([sloppy]);
+    expect(report.internalError).toBe(true);
+    expect(report.results.at(-1)).toMatchObject({ messageId: "ruleCrashed", detail: 'Error: reported unknown messageId "neverDeclared"' });
   });
 
   it("what a message quotes is bounded: a megabyte of data becomes 200 characters and a length", async () => {

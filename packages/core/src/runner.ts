@@ -10,6 +10,7 @@ import type {
   JsonObject,
   Level,
   MessageData,
+  MessageSpec,
   ParseOutcome,
   Report,
   ReportDescriptor,
@@ -64,11 +65,28 @@ export function claimedAgent(value: unknown): string | undefined {
   return typeof claimed === "string" && claimed !== "" ? claimed : undefined;
 }
 
-/** What one rule's check produced: its results, or why its verdict is missing. */
+/** What one rule's check produced: the results it lists, how many more it reported by level, or why its verdict is missing. */
 export interface RuleRun {
   readonly own: readonly Result[];
+  readonly omitted?: Tally;
   readonly failure?: Failure;
 }
+
+/** Results counted by level. */
+export type Tally = Record<Level, number>;
+
+/**
+ * How many results one rule lists: its first 100 problems (failures and warnings) and its first
+ * 100 notes (passes and infos). Every result is counted (the report's errorCount and warningCount,
+ * and so the verdict and --max-warnings, see them all); the ones past a limit are summed up in one
+ * result per rule, `resultsOmitted` ("… and N more"), so that a return naming a million artifacts
+ * costs every output, block reason and verdict file a bounded size.
+ */
+export const MAX_LISTED_PER_RULE = 100;
+/** How many problems, and how many notes, one return lists, every rule together. */
+export const MAX_LISTED_PER_RETURN = 1000;
+/** The message id of the line that sums up what a rule reported past the limits. */
+export const RESULTS_OMITTED = "resultsOmitted";
 
 /** What every rule's context shares for one return; plain data, so that it crosses threads. */
 export type SharedContext = Pick<RuleContext<unknown>, "value" | "text" | "parse" | "command" | "format" | "expected" | "agent"> & {
@@ -110,7 +128,7 @@ export function runRulesEagerly(input: RunInput): Report | Promise<Report> {
     agent,
     names: { agent, subagent, command: input.command ?? "" },
   };
-  return runFrom({ input, shared, parsedValue, timeoutMs: timeLimit(input.ruleTimeoutMs), results: [], internalError: false }, 0);
+  return runFrom({ input, shared, parsedValue, timeoutMs: timeLimit(input.ruleTimeoutMs), listing: new ReturnListing(MAX_LISTED_PER_RETURN), internalError: false }, 0);
 }
 
 interface Run {
@@ -118,9 +136,85 @@ interface Run {
   readonly shared: SharedContext;
   readonly parsedValue: unknown;
   readonly timeoutMs: number;
-  readonly results: Result[];
+  readonly listing: ReturnListing;
   internalError: boolean;
 }
+
+const isProblem = (level: Level): boolean => level === "fail" || level === "warn";
+
+function emptyTally(): Tally {
+  return { fail: 0, warn: 0, pass: 0, info: 0 };
+}
+
+/** What one return lists of its rules' results, what room is left, and every result counted by level. */
+class ReturnListing {
+  readonly results: Result[] = [];
+  readonly counts: Tally = emptyTally();
+  omitted = 0;
+  problemRoom: number;
+  noteRoom: number;
+
+  constructor(room: number) {
+    this.problemRoom = room;
+    this.noteRoom = room;
+  }
+
+  /** Adds a result that is always listed (a rule's crash, a summary), counted unless it is a summary. */
+  append(result: Result, counted: boolean): void {
+    this.results.push(result);
+    if (counted) this.counts[result.level] += 1;
+  }
+}
+
+/** One rule's share of a listing: listed while its limit and the return's allow, the rest counted by level. */
+class RuleListing {
+  /** What the rule reported past the limits, by level; made when the first result is left out (most rules never). */
+  omitted: Tally | undefined;
+  #problems = 0;
+  #notes = 0;
+
+  constructor(readonly listing: ReturnListing) {}
+
+  /** Counts a result of this level, and says whether it is listed. */
+  admits(level: Level): boolean {
+    const { listing } = this;
+    listing.counts[level] += 1;
+    if (isProblem(level)) {
+      if (this.#problems < MAX_LISTED_PER_RULE && listing.problemRoom > 0) {
+        this.#problems += 1;
+        listing.problemRoom -= 1;
+        return true;
+      }
+    } else if (this.#notes < MAX_LISTED_PER_RULE && listing.noteRoom > 0) {
+      this.#notes += 1;
+      listing.noteRoom -= 1;
+      return true;
+    }
+    this.#omit(level, 1);
+    return false;
+  }
+
+  /** What the rule thread listed and counted, taken into this listing under the return's limits. */
+  take(run: RuleRun): void {
+    for (const result of run.own) {
+      if (this.admits(result.level)) this.listing.results.push(result);
+    }
+    if (run.omitted === undefined) return;
+    for (const level of LEVELS) {
+      const more = run.omitted[level];
+      this.listing.counts[level] += more;
+      this.#omit(level, more);
+    }
+  }
+
+  #omit(level: Level, count: number): void {
+    this.omitted ??= emptyTally();
+    this.omitted[level] += count;
+    this.listing.omitted += count;
+  }
+}
+
+const LEVELS: readonly Level[] = ["fail", "warn", "pass", "info"];
 
 /** Runs the configured rules from `first` on, in order; waits only for a check that does not settle at once. */
 function runFrom(run: Run, first: number): Report | Promise<Report> {
@@ -131,42 +225,41 @@ function runFrom(run: Run, first: number): Report | Promise<Report> {
     if ((configured.rule.meta.input ?? "object") === "object" && !isObject(run.parsedValue)) continue;
     const isolated = isolatedModule(configured.rule);
     if (isolated !== undefined) {
-      return runIsolated(isolated, configured, shared, input.files, timeoutMs).then(({ own, failure }) => {
-        // One at a time: a spread of a hundred thousand results would overflow the stack.
-        for (const result of own) run.results.push(result);
-        recordFailure(run, configured, failure);
+      return runIsolated(isolated, configured, shared, input.files, timeoutMs).then((ruleRun) => {
+        const listing = new RuleListing(run.listing);
+        listing.take(ruleRun);
+        ruleDone(run, configured, listing, ruleRun.failure);
         return runFrom(run, index + 1);
       });
     }
     // In this thread, the rule's results go straight into the run's: rules run one after another.
     const { rule } = configured;
-    const context = new Context(shared, configured.options, input.files, rule, run.results, configured.severity === "error" ? "fail" : "warn");
+    const listing = new RuleListing(run.listing);
+    const context = new Context(shared, configured.options, input.files, rule, listing, configured.severity === "error" ? "fail" : "warn");
     const settled = settle(rule, context, timeoutMs);
     // Only an asynchronous check costs a turn of the event loop.
     if (settled instanceof Promise) {
       return settled.then((outcome) => {
-        recordFailure(run, configured, Context.finish(context, outcome));
+        ruleDone(run, configured, listing, Context.finish(context, outcome));
         return runFrom(run, index + 1);
       });
     }
-    recordFailure(run, configured, Context.finish(context, settled));
+    ruleDone(run, configured, listing, Context.finish(context, settled));
   }
   return reportOf(run);
 }
 
-function recordFailure(run: Run, configured: ConfiguredRule, failure: Failure | undefined): void {
+/** After a rule: the line summing up what it reported past the limits, and why its verdict is missing, if it is. */
+function ruleDone(run: Run, configured: ConfiguredRule, listing: RuleListing, failure: Failure | undefined): void {
+  const summary = omittedSummary(configured.rule.id, listing.omitted);
+  if (summary !== undefined) run.listing.append(summary, false);
   if (failure === undefined) return;
   run.internalError = true;
-  run.results.push(internalFailure(configured, failure, run.timeoutMs));
+  run.listing.append(internalFailure(configured, failure, run.timeoutMs), true);
 }
 
-function reportOf({ input, shared, results, internalError }: Run): Report {
-  let errorCount = 0;
-  let warningCount = 0;
-  for (const result of results) {
-    if (result.level === "fail") errorCount += 1;
-    else if (result.level === "warn") warningCount += 1;
-  }
+function reportOf({ input, shared, listing, internalError }: Run): Report {
+  const errorCount = listing.counts.fail;
   const status = shared.value.status;
   return {
     ok: errorCount === 0,
@@ -175,10 +268,47 @@ function reportOf({ input, shared, results, internalError }: Run): Report {
     status: typeof status === "string" ? quoted(status) : null,
     agent: shared.agent,
     errorCount,
-    warningCount,
+    warningCount: listing.counts.warn,
     internalError,
-    results,
+    results: listing.results,
+    ...(listing.omitted === 0 ? {} : { omitted: listing.omitted }),
   };
+}
+
+/**
+ * The one result that stands for what a rule reported past the limits, as loud as the loudest
+ * of them (a failure when any failed), so that `--quiet`, the block reason and every format
+ * show it where they show problems. Not counted itself: the report's counts already hold
+ * every result it sums up. Its data gives each count.
+ */
+function omittedSummary(ruleId: string, omitted: Tally | undefined): Result | undefined {
+  if (omitted === undefined) return undefined;
+  const total = omitted.fail + omitted.warn + omitted.pass + omitted.info;
+  if (total === 0) return undefined;
+  const level: Level = omitted.fail > 0 ? "fail" : omitted.warn > 0 ? "warn" : "info";
+  const problems = omitted.fail + omitted.warn;
+  const parts = [
+    counted(omitted.fail, "failure", "failures"),
+    counted(omitted.warn, "warning", "warnings"),
+    counted(omitted.pass, "passed check", "passed checks"),
+    counted(omitted.info, "note", "notes"),
+  ].filter((part) => part !== "");
+  const listed = `returnlint lists the first ${String(MAX_LISTED_PER_RULE)} problems and ${String(MAX_LISTED_PER_RULE)} passed checks of each rule (${String(MAX_LISTED_PER_RETURN)} of each per return); every result counts in the totals and the verdict`;
+  return {
+    ruleId,
+    level,
+    messageId: RESULTS_OMITTED,
+    message: `… and ${String(total)} more ${total === 1 ? "result" : "results"} of ${ruleId}, not listed: ${parts.join(", ")}`,
+    detail: `Note: ${listed}`,
+    ...(problems === 0
+      ? {}
+      : { reask: `${String(problems)} more ${problems === 1 ? "problem" : "problems"} like the ones above ${problems === 1 ? "is" : "are"} not listed; fix every entry of that kind, not only the ones listed` }),
+    data: { rule: ruleId, omitted: total, failures: omitted.fail, warnings: omitted.warn, passes: omitted.pass, notes: omitted.info },
+  };
+}
+
+function counted(count: number, one: string, many: string): string {
+  return count === 0 ? "" : `${String(count)} ${count === 1 ? one : many}`;
 }
 
 /**
@@ -192,14 +322,18 @@ export function runRule(
   timeoutMs: number | undefined,
 ): RuleRun | Promise<RuleRun> {
   const { rule } = configured;
-  const own: Result[] = [];
-  const context = new Context(shared, configured.options, files, rule, own, configured.severity === "error" ? "fail" : "warn");
+  // The rule's own limit here; the return's is applied where its results are taken in (RuleListing.take).
+  const listing = new RuleListing(new ReturnListing(MAX_LISTED_PER_RULE));
+  const context = new Context(shared, configured.options, files, rule, listing, configured.severity === "error" ? "fail" : "warn");
   const settled = settle(rule, context, timeoutMs);
-  return settled instanceof Promise ? settled.then((outcome) => ruleRun(own, Context.finish(context, outcome))) : ruleRun(own, Context.finish(context, settled));
+  return settled instanceof Promise ? settled.then((outcome) => ruleRun(listing, Context.finish(context, outcome))) : ruleRun(listing, Context.finish(context, settled));
 }
 
-function ruleRun(own: readonly Result[], failure: Failure | undefined): RuleRun {
-  return failure === undefined ? { own } : { own, failure };
+function ruleRun(listing: RuleListing, failure: Failure | undefined): RuleRun {
+  const { results: own } = listing.listing;
+  const { omitted } = listing;
+  const listed = omitted === undefined ? { own } : { own, omitted };
+  return failure === undefined ? listed : { ...listed, failure };
 }
 
 /**
@@ -225,8 +359,8 @@ class Context implements RuleContext<unknown> {
 
   readonly #rule: AnyRule;
   readonly #names: MessageData;
-  /** Where the results go, in the order reported. */
-  readonly #results: Result[];
+  /** Where the results go, in the order reported, as far as the limits list them. */
+  readonly #listing: RuleListing;
   // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
   #open = true;
   // Kept even if the rule catches what report threw.
@@ -237,7 +371,7 @@ class Context implements RuleContext<unknown> {
     readonly options: unknown,
     readonly files: FileView,
     rule: AnyRule,
-    results: Result[],
+    listing: RuleListing,
     level: "fail" | "warn",
   ) {
     this.value = shared.value;
@@ -249,7 +383,7 @@ class Context implements RuleContext<unknown> {
     this.agent = shared.agent;
     this.#rule = rule;
     this.#names = shared.names;
-    this.#results = results;
+    this.#listing = listing;
     this.report = (descriptor) => {
       this.#emit(level, descriptor);
     };
@@ -265,7 +399,9 @@ class Context implements RuleContext<unknown> {
     if (!this.#open) return;
     try {
       const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
-      this.#results.push(toResult(this.#rule, effective, descriptor, this.#names));
+      // Past the limits a report is checked against the rule's meta and counted, and no message is made.
+      if (this.#listing.admits(effective)) this.#listing.listing.results.push(toResult(this.#rule, effective, descriptor, this.#names));
+      else declaredSpec(this.#rule, descriptor);
     } catch (error) {
       this.#misreport ??= { kind: "threw", reason: describeThrown(error) };
       throw error;
@@ -400,12 +536,11 @@ function formatMs(ms: number): string {
   return ms >= 1000 && ms % 1000 === 0 ? `${String(ms / 1000)} s` : `${String(ms)} ms`;
 }
 
-/** The result a report describes; a report the rule's meta does not declare throws, which crashes the rule. */
-function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, context: MessageData): Result {
+/** The message a report names, checked against the rule's meta: a report it does not declare throws, which crashes the rule. */
+function declaredSpec(rule: AnyRule, descriptor: ReportDescriptor): MessageSpec {
   if (!isObject(descriptor) || typeof descriptor.messageId !== "string") {
     throw new Error(`reported ${preview(descriptor, 40)} instead of an object with a messageId`);
   }
-  // Each field read once: descriptors and rules come in many shapes, and every read of one costs a lookup.
   const { messageId, data: given, pointer } = descriptor;
   const messages = rule.meta.messages;
   const spec = Object.hasOwn(messages, messageId) ? messages[messageId] : undefined;
@@ -418,6 +553,13 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
   if (pointer !== undefined && typeof pointer !== "string") {
     throw new Error(`reported "${messageId}" with pointer ${preview(pointer, 40)} instead of a JSON Pointer string`);
   }
+  return spec;
+}
+
+/** The result a report describes; a report the rule's meta does not declare throws, which crashes the rule. */
+function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, context: MessageData): Result {
+  const spec = declaredSpec(rule, descriptor);
+  const { messageId, data: given, pointer } = descriptor;
   // The rule's own data (a bounded copy, kept on the result) first, then the context's names; no merged copy per result.
   const own = given === undefined ? undefined : reportedData(given);
   const data = own ?? context;

@@ -259,5 +259,8 @@ export interface Report {
   readonly warningCount: number;
   /** True when a rule crashed: the verdict cannot be trusted (exit 2). */
   readonly internalError: boolean;
+  /** What the rules reported, as far as the runner's limits list it (see `MAX_LISTED_PER_RULE`); the counts above hold every result. */
   readonly results: readonly Result[];
+  /** How many results the rules reported past the limits: counted, summed up per rule in a `resultsOmitted` result, not listed. Absent when none. */
+  readonly omitted?: number;
 }

@@ -132,7 +132,7 @@ function render(checked: CheckedReturn, context: { readonly agent: string; reado
   if (checked.ok) {
     return `<validation tool="returnlint" ok="true">\nThe ${context.agent} return${where} passed validation for /${context.command}: status ${checked.status ?? "none"}.\n</validation>`;
   }
-  const count = checked.problems.length;
+  const count = checked.problemCount;
   const resume =
     context.taskId === undefined
       ? "Send the subagent back to fix them"
@@ -140,7 +140,7 @@ function render(checked: CheckedReturn, context: { readonly agent: string; reado
   return [
     `<validation tool="returnlint" ok="false">`,
     `The ${context.agent} return${where} failed validation for /${context.command} (${String(count)} ${count === 1 ? "problem" : "problems"}):`,
-    ...problemLines(checked.problems),
+    ...problemLines(checked.problems, count),
     `Do not act on this result. ${resume}, give it the problems above, and check its new return.`,
     `</validation>`,
   ].join("\n");

@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, isObject, isSuccessLike, pointerOf } from "@returnlint/core";
+import { defineRule, docsUrl, isObject, isSuccessLike, MAX_ARTIFACT_PATHS, pointerOf } from "@returnlint/core";
 
 interface Options {
   minBytes: number;
@@ -13,14 +13,25 @@ interface Named {
   readonly pointer: string;
 }
 
-/** Artifact paths as the artifacts rule reads them, with the entry's type when it has one. */
+/**
+ * Artifact paths as the artifacts rule reads them, with the entry's type when it has one: each path
+ * and type once (a file named a thousand times is read once), and the first MAX_ARTIFACT_PATHS
+ * (the artifacts rule fails a return that names more).
+ */
 function namedArtifacts(artifacts: readonly unknown[]): Named[] {
-  return artifacts.flatMap((entry, index): Named[] => {
-    const pointer = pointerOf("artifacts", index);
-    if (typeof entry === "string") return [{ path: entry, type: undefined, pointer }];
-    if (!isObject(entry) || typeof entry.path !== "string") return [];
-    return [{ path: entry.path, type: typeof entry.type === "string" ? entry.type : undefined, pointer }];
-  });
+  const named: Named[] = [];
+  const seen = new Set<string>();
+  for (let index = 0; index < artifacts.length && named.length < MAX_ARTIFACT_PATHS; index += 1) {
+    const entry = artifacts[index];
+    const path = typeof entry === "string" ? entry : isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
+    if (path === undefined) continue;
+    const type = isObject(entry) && typeof entry.type === "string" ? entry.type : undefined;
+    const key = `${type ?? ""}\0${path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    named.push({ path, type, pointer: pointerOf("artifacts", index) });
+  }
+  return named;
 }
 
 const SHOWN_HEADINGS = 12;

@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { defineRule, docsUrl, isObject, isSuccessLike, pointerOf, readTranscript, WRITE_TOOL_NAMES, type FileCheck, type RuleContext, type Transcript } from "@returnlint/core";
+import { defineRule, docsUrl, isObject, isSuccessLike, MAX_ARTIFACT_PATHS, pointerOf, readTranscript, WRITE_TOOL_NAMES, type FileCheck, type RuleContext, type Transcript } from "@returnlint/core";
 import type { GitEvidence, GitProblem } from "./git.js";
 
 type Kind = "freshness" | "git" | "transcript";
@@ -36,13 +36,19 @@ interface NamedPath {
   readonly pointer: string;
 }
 
+/** Each path once, the first MAX_ARTIFACT_PATHS (the artifacts rule fails a return that names more). */
 function namedPaths(artifacts: readonly unknown[]): NamedPath[] {
-  return artifacts.flatMap((entry, index) => {
+  const named: NamedPath[] = [];
+  const seen = new Set<string>();
+  for (let index = 0; index < artifacts.length && named.length < MAX_ARTIFACT_PATHS; index += 1) {
+    const entry = artifacts[index];
+    const given = typeof entry === "string" ? entry : isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
+    if (given === undefined || seen.has(given)) continue;
+    seen.add(given);
     const pointer = pointerOf("artifacts", index);
-    if (typeof entry === "string") return [{ path: entry, pointer }];
-    if (isObject(entry) && typeof entry.path === "string") return [{ path: entry.path, pointer: `${pointer}/path` }];
-    return [];
-  });
+    named.push({ path: given, pointer: typeof entry === "string" ? pointer : `${pointer}/path` });
+  }
+  return named;
 }
 
 /** A path as git prints it relative to the root, or undefined for one that leaves the root. */

@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, MAX_QUOTED_CHARS, pointerOf, preview, type ArtifactFate, type FileCheck, type FileProblem } from "@returnlint/core";
+import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, MAX_ARTIFACT_PATHS, MAX_QUOTED_CHARS, preview, type ArtifactFate, type FileCheck, type FileProblem } from "@returnlint/core";
 
 interface Options {
   /** Statuses that say the work is unfinished: their artifacts are not checked (subagent-return-validation.md: such work may have incomplete artifacts). */
@@ -36,6 +36,22 @@ function hintOf(fate: ArtifactFate): { messageId: "nearMiss" | "absoluteInsideRo
   if (fate.fate === "near-miss") return { messageId: "nearMiss", data: { didYouMean: fate.didYouMean } };
   if (fate.fate === "absolute" && fate.insideRoot !== undefined) return { messageId: "absoluteInsideRoot", data: { insideRoot: fate.insideRoot } };
   return undefined;
+}
+
+/** The path an entry names: a bare string (itself a finding), or an object's `path`. */
+function pathOf(entry: unknown): string | undefined {
+  if (typeof entry === "string") return entry;
+  return isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
+}
+
+/** The pointer of entry `index` of "artifacts" (a key that needs no escaping, for a list of a million entries). */
+function entryPointer(index: number): string {
+  return `/artifacts/${String(index)}`;
+}
+
+/** Where a finding about an entry's path points: the entry when it is a bare string, else its `path`. */
+function pathPointer(entry: unknown, index: number): string {
+  return typeof entry === "string" ? entryPointer(index) : `${entryPointer(index)}/path`;
 }
 
 /** Prints a path bare, as the validation documents' transcript does, unless it holds control characters that would garble the line. */
@@ -201,6 +217,12 @@ export default defineRule<Options>(docsUrl)({
         reask: "file {quotedPath} is empty; write its content",
       },
       nonEmpty: { text: "Artifact is non-empty: {path} ({size} bytes)" },
+      tooManyArtifacts: {
+        text: "Artifacts name more than {limit} different paths: {unjudged} entries past the first {limit} paths were not checked",
+        detail: "Error: a return lists the files its work produced; returnlint looks up at most {limit} different paths, and does not pass a return it has not judged whole",
+        recommendation: "Fix {subagent} to list the files it wrote, each once",
+        reask: '"artifacts" names more than {limit} different paths; list only the files you wrote, each once',
+      },
       allValidated: { text: "{count} artifacts validated" },
     },
   },
@@ -217,26 +239,38 @@ export default defineRule<Options>(docsUrl)({
       return;
     }
 
-    // The entries' shape is checked whatever the status; the disk only for finished work.
+    // Each path is looked up once however often it is named, and only the first MAX_ARTIFACT_PATHS
+    // different ones: a return naming more is said first, before its entries' findings fill the list.
+    const judged = new Set<string>();
+    let unjudged = 0;
+    if (!unfinished) {
+      for (const entry of artifacts) {
+        const path = pathOf(entry);
+        if (path === undefined || judged.has(path)) continue;
+        if (judged.size < MAX_ARTIFACT_PATHS) judged.add(path);
+        else unjudged += 1;
+      }
+    }
     let failures = 0;
-    const named: { index: number; path: string; pointer: string }[] = [];
+    if (unjudged > 0) {
+      failures += 1;
+      context.report({ messageId: "tooManyArtifacts", data: { limit: MAX_ARTIFACT_PATHS, unjudged }, pointer: "/artifacts" });
+    }
+
+    // The entries' shape is checked whatever the status; the disk only for finished work.
     artifacts.forEach((entry: unknown, index) => {
-      const pointer = pointerOf("artifacts", index);
       if (typeof entry === "string") {
         failures += 1;
-        context.report({ messageId: "bareString", data: { index, path: shown(entry), quotedPath: quotedPath(entry) }, pointer });
-        named.push({ index, path: entry, pointer });
+        context.report({ messageId: "bareString", data: { index, path: shown(entry), quotedPath: quotedPath(entry) }, pointer: entryPointer(index) });
       } else if (!isObject(entry)) {
         failures += 1;
-        context.report({ messageId: "notAnObject", data: { index, type: jsonType(entry), value: preview(entry, 60) }, pointer });
+        context.report({ messageId: "notAnObject", data: { index, type: jsonType(entry), value: preview(entry, 60) }, pointer: entryPointer(index) });
       } else if (entry.path === undefined || entry.path === null) {
         failures += 1;
-        context.report({ messageId: "missingPath", data: { index }, pointer });
+        context.report({ messageId: "missingPath", data: { index }, pointer: entryPointer(index) });
       } else if (typeof entry.path !== "string") {
         failures += 1;
-        context.report({ messageId: "pathNotString", data: { index, type: jsonType(entry.path), value: preview(entry.path, 60) }, pointer: `${pointer}/path` });
-      } else {
-        named.push({ index, path: entry.path, pointer: `${pointer}/path` });
+        context.report({ messageId: "pathNotString", data: { index, type: jsonType(entry.path), value: preview(entry.path, 60) }, pointer: `${entryPointer(index)}/path` });
       }
     });
     if (unfinished) {
@@ -245,18 +279,32 @@ export default defineRule<Options>(docsUrl)({
     }
     context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
 
-    const checks: FileCheck[] = named.map(({ path }) => files.check(path));
+    const checks = new Map<string, FileCheck>();
+    const checkOf = (path: string): FileCheck | undefined => {
+      let checked = checks.get(path);
+      if (checked === undefined && judged.has(path)) {
+        checked = files.check(path);
+        checks.set(path, checked);
+      }
+      return checked;
+    };
     // subagent-return-validation.md's order: every existence check, then every size check.
-    named.forEach(({ index, path, pointer }, position) => {
-      const checked = checks[position];
+    let position = 0;
+    artifacts.forEach((entry: unknown, index) => {
+      const path = pathOf(entry);
+      if (path === undefined) return;
+      const checked = checkOf(path);
+      // Where a hint may be found (the first artifacts only: a return of a million costs no million hints).
+      const hintable = position < MAX_HINTED;
+      position += 1;
       if (checked === undefined) return;
       if (checked.ok) {
         context.pass({ messageId: "exists", data: { path: shown(path) } });
         return;
       }
+      const pointer = pathPointer(entry, index);
       const data = { index, path: shown(path), quotedPath: quotedPath(path), root: files.root, kind: checked.kind ?? "file" };
-      // Where a hint may be found (the first artifacts only: a return of a million costs no million hints).
-      const fate = position < MAX_HINTED && HINTED.has(checked.problem) ? fateOf(path, files) : undefined;
+      const fate = hintable && HINTED.has(checked.problem) ? fateOf(path, files) : undefined;
       if (fate?.fate === "archived") {
         // The task was archived after it finished: its files moved with it, and the work is there.
         context.pass({ messageId: "archived", data: { path: shown(path), movedTo: fate.movedTo } });
@@ -266,12 +314,13 @@ export default defineRule<Options>(docsUrl)({
       const hinted = fate === undefined ? undefined : hintOf(fate);
       context.report(hinted === undefined ? { messageId: PROBLEM_MESSAGE[checked.problem], data, pointer } : { messageId: hinted.messageId, data: { ...data, ...hinted.data }, pointer });
     });
-    named.forEach(({ path, pointer }, position) => {
-      const checked = checks[position];
-      if (checked?.ok !== true) return;
+    artifacts.forEach((entry: unknown, index) => {
+      const path = pathOf(entry);
+      const checked = path === undefined ? undefined : checks.get(path);
+      if (path === undefined || checked?.ok !== true) return;
       if (checked.size === 0) {
         failures += 1;
-        context.report({ messageId: "empty", data: { path: shown(path), quotedPath: quotedPath(path) }, pointer });
+        context.report({ messageId: "empty", data: { path: shown(path), quotedPath: quotedPath(path) }, pointer: pathPointer(entry, index) });
       } else {
         context.pass({ messageId: "nonEmpty", data: { path: shown(path), size: checked.size } });
       }

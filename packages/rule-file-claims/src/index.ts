@@ -1,4 +1,4 @@
-import { FILE_PROBLEM_REASON, defineRule, docsUrl, isObject, pointerOf, receivedValue as received, type FileProblem, type RuleContext } from "@returnlint/core";
+import { FILE_PROBLEM_REASON, MAX_ARTIFACT_PATHS, defineRule, docsUrl, isObject, pointerOf, receivedValue as received, type FileCheck, type FileProblem, type RuleContext } from "@returnlint/core";
 
 /** Problems that put a modified file's path outside what a scoped `git add` of the project may touch. */
 const OUTSIDE: readonly FileProblem[] = ["emptyPath", "nulByte", "absolute", "homeRelative", "escapesRoot", "symlinkEscapesRoot", "symlinkLoop", "nameTooLong"];
@@ -6,8 +6,7 @@ const OUTSIDE: readonly FileProblem[] = ["emptyPath", "nulByte", "absolute", "ho
 type Context = RuleContext<Record<string, never>, "fileInvalid" | "fileEmpty" | "fileExists">;
 
 /** A file the return says holds content: a non-empty regular file inside the root. */
-function checkContentFile(context: Context, path: string, pointer: string, field: string): void {
-  const found = context.files.check(path);
+function checkContentFile(context: Context, found: FileCheck, path: string, pointer: string, field: string): void {
   if (!found.ok) {
     context.report({ messageId: "fileInvalid", data: { field, path, reason: FILE_PROBLEM_REASON[found.problem] }, pointer });
   } else if (found.size === 0) {
@@ -15,6 +14,16 @@ function checkContentFile(context: Context, path: string, pointer: string, field
   } else {
     context.pass({ messageId: "fileExists", data: { field, path, size: found.size } });
   }
+}
+
+/** The paths the rule looks up, as it meets them: the handoff, each memory's source, each modified file. */
+function namedPaths(value: Readonly<Record<string, unknown>>): string[] {
+  const progress = value.partial_progress;
+  const handoff = isObject(progress) && typeof progress.handoff_path === "string" ? [progress.handoff_path] : [];
+  const candidates = Array.isArray(value.memory_candidates) ? (value.memory_candidates as unknown[]) : [];
+  const sources = candidates.flatMap((candidate) => (isObject(candidate) && typeof candidate.source_artifact === "string" ? [candidate.source_artifact] : []));
+  const modified = Array.isArray(value.modified_files) ? (value.modified_files as unknown[]).filter((entry): entry is string => typeof entry === "string") : [];
+  return [...handoff, ...sources, ...modified];
 }
 
 /**
@@ -73,15 +82,43 @@ export default defineRule(docsUrl)({
         reask: "{field} is {path}, which does not exist; list only the files you changed, with their paths relative to the project root",
       },
       modifiedFilesInside: { text: "Modified files are inside the project: {count}" },
+      tooManyFiles: {
+        text: "The metadata file names more than {limit} different files: {unjudged} entries past the first {limit} paths were not checked",
+        detail: "Error: returnlint looks up at most {limit} different paths of a return, and does not pass a return it has not judged whole",
+        recommendation: "Fix {subagent} to list the files it wrote and changed, each once",
+        reask: "the metadata file names more than {limit} different files in partial_progress, memory_candidates and modified_files; list each file you wrote or changed once",
+      },
     },
   },
   check(context) {
     const { value } = context;
+    // Each path is looked up once, the first MAX_ARTIFACT_PATHS different ones; more is said first,
+    // before the entries' findings fill the list.
+    const judged = new Set<string>();
+    let unjudged = 0;
+    for (const path of namedPaths(value)) {
+      if (judged.has(path)) continue;
+      if (judged.size < MAX_ARTIFACT_PATHS) judged.add(path);
+      else unjudged += 1;
+    }
+    if (unjudged > 0) context.report({ messageId: "tooManyFiles", data: { limit: MAX_ARTIFACT_PATHS, unjudged }, pointer: "" });
+    const looked = new Map<string, FileCheck>();
+    const lookup = (path: string): FileCheck | undefined => {
+      let found = looked.get(path);
+      if (found === undefined && judged.has(path)) {
+        found = context.files.check(path);
+        looked.set(path, found);
+      }
+      return found;
+    };
+
     const progress = value.partial_progress;
     if (isObject(progress)) {
       const handoff = progress.handoff_path;
-      if (typeof handoff === "string") checkContentFile(context, handoff, "/partial_progress/handoff_path", "partial_progress.handoff_path");
-      else if (handoff !== undefined && handoff !== null) {
+      if (typeof handoff === "string") {
+        const found = lookup(handoff);
+        if (found !== undefined) checkContentFile(context, found, handoff, "/partial_progress/handoff_path", "partial_progress.handoff_path");
+      } else if (handoff !== undefined && handoff !== null) {
         context.report({ messageId: "notAPath", data: { field: "partial_progress.handoff_path", received: received(handoff) }, pointer: "/partial_progress/handoff_path" });
       }
     }
@@ -93,8 +130,10 @@ export default defineRule(docsUrl)({
         const source = candidate.source_artifact;
         const field = `memory_candidates[${String(index)}].source_artifact`;
         const pointer = pointerOf("memory_candidates", index, "source_artifact");
-        if (typeof source === "string") checkContentFile(context, source, pointer, field);
-        else if (source !== undefined && source !== null) context.report({ messageId: "notAPath", data: { field, received: received(source) }, pointer });
+        if (typeof source === "string") {
+          const found = lookup(source);
+          if (found !== undefined) checkContentFile(context, found, source, pointer, field);
+        } else if (source !== undefined && source !== null) context.report({ messageId: "notAPath", data: { field, received: received(source) }, pointer });
       });
     }
 
@@ -112,7 +151,8 @@ export default defineRule(docsUrl)({
         context.report({ messageId: "notAPath", data: { field, received: received(entry) }, pointer });
         return;
       }
-      const found = context.files.check(entry);
+      const found = lookup(entry);
+      if (found === undefined) return;
       if (found.ok || found.problem === "returnFile" || found.problem === "unreadable") inside += 1;
       else if (OUTSIDE.includes(found.problem)) context.report({ messageId: "modifiedFileOutside", data: { field, path: entry, reason: FILE_PROBLEM_REASON[found.problem] }, pointer });
       else if (found.problem === "notAFile") context.report({ messageId: "modifiedFileNotAFile", data: { field, path: entry }, pointer });

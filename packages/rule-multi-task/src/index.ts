@@ -22,6 +22,18 @@ function taskOf(entry: unknown): number | undefined {
   return key === undefined || isObject(entry[key]) ? undefined : taskOf(entry[key]);
 }
 
+/** How many failed tasks a message names; a longer list ends with "…". */
+const NAMED_TASKS = 20;
+
+function firstTasks(tasks: Iterable<number>): string {
+  const named: number[] = [];
+  for (const task of tasks) {
+    if (named.length === NAMED_TASKS) return `${named.join(", ")}, …`;
+    named.push(task);
+  }
+  return named.join(", ");
+}
+
 function plural(count: number, noun: string): string {
   return `${String(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
@@ -143,28 +155,30 @@ export default defineRule(docsUrl)({
     const tasks = new Map<string, Map<number, number>>();
     for (const field of TASK_LISTS) {
       const seen = new Map<number, number>();
+      // A task listed again is said once, at its first repeat: a list naming one task a million times is one warning.
+      const repeated = new Set<number>();
       (lists.get(field) ?? []).forEach((entry, index) => {
         const task = taskOf(entry);
-        const pointer = `/metadata/${field}/${String(index)}`;
         if (task === undefined) {
-          report({ messageId: "notATask", data: { field, index, received: received(entry) }, pointer, level: "warn" });
-        } else if (seen.has(task)) {
-          report({ messageId: "duplicateTask", data: { task, field }, pointer, level: "warn" });
-        } else {
+          report({ messageId: "notATask", data: { field, index, received: received(entry) }, pointer: `/metadata/${field}/${String(index)}`, level: "warn" });
+        } else if (!seen.has(task)) {
           seen.set(task, index);
+        } else if (!repeated.has(task)) {
+          repeated.add(task);
+          report({ messageId: "duplicateTask", data: { task, field }, pointer: `/metadata/${field}/${String(index)}`, level: "warn" });
         }
       });
       tasks.set(field, seen);
     }
-    const completed = [...(tasks.get("tasks_completed")?.keys() ?? [])];
+    const completed = tasks.get("tasks_completed") ?? new Map<number, number>();
     const failed = tasks.get("tasks_failed") ?? new Map<number, number>();
     for (const [task, index] of failed) {
-      if (completed.includes(task)) report({ messageId: "taskInBothLists", data: { task }, pointer: `/metadata/tasks_failed/${String(index)}` });
+      if (completed.has(task)) report({ messageId: "taskInBothLists", data: { task }, pointer: `/metadata/tasks_failed/${String(index)}` });
     }
 
     const failedEntries = lists.get("tasks_failed")?.length ?? 0;
     if (SUCCESS.includes(status) && failedEntries > 0) {
-      const named = failed.size > 0 ? [...failed.keys()].join(", ") : "(entries that name no task)";
+      const named = failed.size > 0 ? firstTasks(failed.keys()) : "(entries that name no task)";
       report({ messageId: "successWithFailures", data: { status: String(status), count: plural(failedEntries, "task"), tasks: named }, pointer: "/status" });
     }
     if (SUCCESS.includes(status) && lists.get("tasks_completed")?.length === 0) {
@@ -196,7 +210,7 @@ export default defineRule(docsUrl)({
 
     if (problems === 0 && typeof status === "string") {
       const used = typeof cycles === "number" ? plural(cycles, "cycle") : "an unknown number of cycles";
-      context.pass({ messageId: "batchValid", data: { status, completed: completed.length, failed: failedEntries, cycles: used } });
+      context.pass({ messageId: "batchValid", data: { status, completed: completed.size, failed: failedEntries, cycles: used } });
     }
   },
 });

@@ -28,7 +28,9 @@ A misconfigured hook (an unknown option or --command, a broken config) or a
 broken payload never blocks unless --fail-closed: the hook exits 0 and says
 what is wrong to the user ({"systemMessage":…} on standard output, the same
 sentence on standard error); a broken configuration's verdict says
-"config-error". Run by hand at a terminal, a usage mistake exits 2.
+"config-error". A return it could not check (a rule crashed, the return may
+not be read safely) goes the same way, its verdict "internal-error" and not
+ok. Run by hand at a terminal, a usage mistake exits 2.
 
 Options:
   --agent NAME         the agent's name when the payload has none (a Stop hook)
