@@ -129,7 +129,7 @@ async function runHook(options: ClaudeHookOptions): Promise<number> {
     return EXIT.error;
   }
   if (decision.kind === "allow") {
-    giveWay(options, false, `${gaveUp(decision.because, entry)}: the return of ${agent ?? "the main agent"} still fails (${String(checked.problems.length)} ${checked.problems.length === 1 ? "problem" : "problems"}); the verdict in ${verdict} records it`, false);
+    giveWay(options, false, `${gaveUp(decision.because, entry)}: the return of ${agent ?? "the main agent"} still fails (${String(checked.problemCount)} ${checked.problemCount === 1 ? "problem" : "problems"}); the verdict in ${verdict} records it`, false);
   }
   return EXIT.passed;
 }
