@@ -193,6 +193,21 @@ export function openNamedTask(task: string, folder: string, place: Place): FileS
   return found.kind === "missing" ? missing(shownName(named, place), task) : found;
 }
 
+/**
+ * A return file a subagent wrote during its run (its transcript says so), inside the root. One it
+ * left where it may not be read the safe way (a task folder that is a link, a file too large) is
+ * its finding, as for a task its message names: the return is refused and says why.
+ */
+export function openWrittenReturn(file: string, place: Place): ReturnSource {
+  try {
+    return openInsideRoot(file, place);
+  } catch (error) {
+    if (!isReturnlintError(error) || error.code === "USAGE") throw error;
+    const below = relativeInside(place.root, path.resolve(place.root, file)) ?? "";
+    return { ...missing(shownName(path.resolve(place.root, file), place), taskIn(below)), unreadable: error.message };
+  }
+}
+
 /** A return file opened through real folders; `keepOpen`: still open, for the caller to consume or close. */
 function opened(file: MetadataFile, name: string, below: string, task: string | undefined, keepOpen: boolean): FileSource {
   return { kind: "file", text: file.text, name, path: slashed(below), identity: file.identity, ...(keepOpen ? { held: file } : {}), ...(task === undefined ? {} : { task }) };

@@ -3,7 +3,7 @@ import path from "node:path";
 import { commandInName, formatOfFileName, METADATA_FILE, presetFor, relativeInside, RESULTS_OMITTED, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { lintSource } from "./lint.js";
 import { reaskLine } from "./reask.js";
-import { openInsideRoot, openNamedTask, textSource, type ReturnSource } from "./source.js";
+import { openNamedTask, openWrittenReturn, textSource, type ReturnSource } from "./source.js";
 import type { ValidationReport } from "./validate.js";
 
 // A subagent's return as hosts hand it over: which command it answers, where it is, what is wrong with it.
@@ -76,9 +76,8 @@ const METADATA_FILE_LAYOUT = `${SPECS_DIR}/{N}_{SLUG}/${METADATA_FILE}`;
  *    what is not there is the missing-return finding;
  * 6. the final message: prose, which the rules say holds no return.
  *
- * A metadata file that is there but cannot be read the safe way (a task folder that is a link, a
- * file too large) is an error (a ReturnlintError): the host says so, and lets the stop through or
- * not as it was told.
+ * A return file that is there but cannot be read the safe way (a task folder that is a link, a
+ * file too large) is the subagent's finding: the return is refused, and says why.
  */
 export function returnOfMessage(input: {
   readonly message: string;
@@ -93,7 +92,7 @@ export function returnOfMessage(input: {
   const consoleReturns = preset === "v5" || preset === "v7";
   const written = (run?.wrote ?? []).filter((file) => formatOfFileName(path.basename(file)) !== undefined && relativeInside(root, file) !== undefined);
   const metadataFile = consoleReturns ? undefined : written.findLast((file) => path.basename(file) === METADATA_FILE);
-  if (metadataFile !== undefined) return openInsideRoot(metadataFile, { root });
+  if (metadataFile !== undefined) return openWrittenReturn(metadataFile, { root });
   // Steps 3 to 5, opened only when the message holds no return (`lint` tells, parsing it once).
   // Another return file only while it is there: a handoff may be written and consumed in one run.
   const returnFile = written.findLast((file) => existsSync(file));
@@ -101,7 +100,7 @@ export function returnOfMessage(input: {
   const named = taskNamedIn(message, { folder: expectsFile }) ?? (expectsFile && run?.prompt !== undefined ? taskNamedIn(run.prompt, { folder: true }) : undefined);
   const otherwise =
     returnFile !== undefined
-      ? () => openInsideRoot(returnFile, { root })
+      ? () => openWrittenReturn(returnFile, { root })
       : named !== undefined
         ? () => openNamedTask(named.task, named.folder, { root })
         : expectsFile

@@ -81,8 +81,9 @@ function readmeOf(entry: CatalogueEntry): string | undefined {
 function answer(log: (line: string) => void, run: () => Promise<LintedReturn>): Promise<CallToolResult> {
   return tool(log, async () => {
     const { report, reask } = await run();
-    const unlisted = report.results.length - MAX_LISTED_RESULTS;
-    const structured = unlisted <= 0 ? report : { ...report, results: report.results.slice(0, MAX_LISTED_RESULTS), unlistedResults: unlisted };
+    // Not listed here: those past this answer's own limit, and those the runner already left out (omittedResults).
+    const unlisted = Math.max(0, report.results.length - MAX_LISTED_RESULTS) + (report.omittedResults ?? 0);
+    const structured = unlisted === 0 ? report : { ...report, results: report.results.slice(0, MAX_LISTED_RESULTS), unlistedResults: unlisted };
     return { content: [{ type: "text", text: listedLines(reask) }], structuredContent: clipStrings(structured) as Record<string, unknown> };
   });
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { subagentStop } from "../claude-payloads.js";
@@ -197,30 +197,17 @@ describe("8. finding amplification: a multi-task return naming one task millions
 
 describe("the hook when it cannot check a return", { timeout: 60_000 }, () => {
   /**
-   * The subagent's transcript says it wrote its metadata file, in a task folder it made a symbolic
-   * link to another folder: the hook may not read it (SECURITY.md), so it cannot check the return.
+   * The subagent's definition in .claude/agents/ is a FIFO: the hook may not read it (SECURITY.md,
+   * "Files returnlint reads for itself"), so it cannot tell how the return is to be found.
    */
   function unreadable(): { root: string; payload: string } {
     const root = scratch();
-    write(root, { "elsewhere/.return-meta.json": { status: "researched", artifacts: [], metadata: metadata("researcher") } });
-    mkdirSync(path.join(root, "specs"));
-    symlinkSync("../elsewhere", path.join(root, "specs/412_x"));
-    const lines = [
-      { type: "user", isSidechain: true, cwd: root, message: { role: "user", content: "Research task 412." } },
-      {
-        type: "assistant",
-        isSidechain: true,
-        cwd: root,
-        message: { role: "assistant", content: [{ type: "tool_use", id: "toolu_0", name: "Write", input: { file_path: path.join(root, "specs/412_x/.return-meta.json"), content: "…" } }] },
-      },
-      { type: "user", isSidechain: true, cwd: root, message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_0", content: "File created successfully" }] } },
-    ];
-    const transcript = path.join(root, "agent-a7.jsonl");
-    writeFileSync(transcript, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
-    const payload = { ...subagentStop({ cwd: root, agentType: "researcher", agentId: "a7", message: "Done." }), agent_transcript_path: transcript };
+    mkdirSync(path.join(root, ".claude", "agents"), { recursive: true });
+    spawnSync("mkfifo", [path.join(root, ".claude", "agents", "researcher.md")]);
+    const payload = subagentStop({ cwd: root, agentType: "researcher", agentId: "a7", message: "Done." });
     return { root, payload: JSON.stringify(payload) };
   }
-  const NOT_CHECKED = /^returnlint hook: could not check the return of researcher: specs\/412_x\/\.return-meta\.json: refusing to read .*specs\/412_x is a symbolic link/;
+  const NOT_CHECKED = /^returnlint hook: could not check the return of researcher: Cannot read the agent definition .*researcher\.md: it is a FIFO \(named pipe\), not a regular file/;
 
   it("by default the stop goes through, said to the user, and the verdict records that it was not checked", () => {
     const { root, payload } = unreadable();
@@ -228,7 +215,7 @@ describe("the hook when it cannot check a return", { timeout: 60_000 }, () => {
     expect(ran.status).toBe(0);
     const { systemMessage } = JSON.parse(ran.stdout) as { systemMessage: string };
     expect(systemMessage).toMatch(NOT_CHECKED);
-    expect(systemMessage).toContain("; the verdict in .returnlint/verdicts/ records it (the stop goes through; --fail-closed blocks instead)");
+    expect(systemMessage).toContain("; the verdict in .returnlint/verdicts/researcher--a7.json records it (the stop goes through; --fail-closed blocks instead)");
     const verdict = JSON.parse(readFileSync(path.join(root, ".returnlint", "verdicts", "researcher--a7.json"), "utf8")) as Record<string, unknown>;
     expect(verdict).toMatchObject({ ok: false, decision: "allow", allowedBecause: "internal-error" });
   });

@@ -127,7 +127,8 @@ describe("2. the hook meets a config or a definition that is not a file: a visib
       mkdirSync(path.join(dir, ".claude", "agents"), { recursive: true });
       plant(path.join(dir, ".claude", "agents", "researcher.md"));
     });
-    const sentence = `Cannot read the agent definition ${path.join(root, ".claude", "agents", "researcher.md")}: ${reason}.`;
+    // Said inside the hook's "could not check the return of researcher: …" sentence, which drops the full stop.
+    const sentence = `Cannot read the agent definition ${path.join(root, ".claude", "agents", "researcher.md")}: ${reason}`;
     const open = hook(root);
     expect(open.status).toBe(0);
     expect((JSON.parse(open.stdout) as { systemMessage?: string }).systemMessage).toContain(sentence);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, lutimesSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, lutimesSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -64,6 +64,29 @@ describe("31.5: the documented gate cannot be forged by the subagent it judges",
     expect(ran.status).toBe(0);
     expect(verdict(root, "researcher--a4e1f2c3")).toMatchObject({ ok: false, task: null });
     expect(run(["check", "--task", "259", "--command", "research", "--quiet"], { cwd: root }).status).toBe(1);
+  });
+});
+
+describe("a metadata file the subagent wrote where it may not be read is its finding", { timeout: 60_000 }, () => {
+  it("a task folder made a link to another folder: the stop is blocked with the reason, never let through as unchecked", () => {
+    const root = scratch();
+    write(root, { "elsewhere/.return-meta.json": { status: "researched", artifacts: [], metadata: { session_id: "sess_1", agent_type: "researcher", delegation_depth: 1, delegation_path: ["orchestrator", "researcher"] } } });
+    mkdirSync(path.join(root, "specs"));
+    symlinkSync("../elsewhere", path.join(root, "specs/412_x"));
+    const transcript = path.join(root, "agent-a7.jsonl");
+    const lines = [
+      { type: "user", message: { role: "user", content: "Research task 412." } },
+      { type: "assistant", message: { role: "assistant", content: [{ type: "tool_use", id: "toolu_0", name: "Write", input: { file_path: path.join(root, "specs/412_x/.return-meta.json"), content: "…" } }] } },
+      { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_0", content: "File created successfully" }] } },
+    ];
+    writeFileSync(transcript, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const payload = { ...subagentStop({ cwd: root, agentType: "researcher", agentId: "a7", message: "Done." }), agent_transcript_path: transcript };
+    const ran = run(["hook", "claude", "--command", "research"], { cwd: root, input: JSON.stringify(payload) });
+    expect(ran.status).toBe(0);
+    const { reason } = JSON.parse(ran.stdout) as { reason: string };
+    expect(reason).toContain("Your return (specs/412_x/.return-meta.json) failed validation for /research");
+    expect(reason).toContain("specs/412_x is a symbolic link");
+    expect(verdict(root, "task-412")).toMatchObject({ ok: false, decision: "block" });
   });
 });
 
