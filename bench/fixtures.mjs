@@ -16,26 +16,33 @@ const metadata = (agent, command) => ({
 
 const REPORT = "# Research report\n\nStage 4 validation is documented but never executed; see the plan.\n";
 const PLAN = "# Implementation plan\n\n1. Make Stage 4 executable.\n2. Test it on real returns.\n";
+const TASK = "specs/280_fix_orchestrator_stage_4_validation";
+const REPORT_PATH = `${TASK}/reports/research-001.md`;
+const PLAN_PATH = `${TASK}/plans/implementation-001.md`;
+
+/** A research return of `agent` with `status` that claims the report and the plan (written by the caller, or not). */
+function researchReturn(agent, status) {
+  return {
+    status,
+    summary: "Researched orchestrator Stage 4 validation and wrote a report and a two-phase plan.",
+    artifacts: [
+      { type: "report", path: REPORT_PATH, summary: "Research report" },
+      { type: "plan", path: PLAN_PATH, summary: "Two-phase plan" },
+    ],
+    metadata: metadata(agent, "research"),
+  };
+}
 
 /** Case 1 and 2: a valid v7 return with two artifacts, and a phantom one, in one project. */
 export function checkProject(workDir) {
   const root = path.join(workDir, "check");
-  const task = "specs/280_fix_orchestrator_stage_4_validation";
-  const valid = {
-    status: "completed",
-    summary: "Researched orchestrator Stage 4 validation and wrote a report and a two-phase plan.",
-    artifacts: [
-      { type: "report", path: `${task}/reports/research-001.md`, summary: "Research report" },
-      { type: "plan", path: `${task}/plans/implementation-001.md`, summary: "Two-phase plan" },
-    ],
-    metadata: metadata("researcher", "research"),
-  };
+  const valid = researchReturn("researcher", "completed");
   const phantom = { ...valid, summary: "Research completed successfully.", artifacts: [] };
   writeFiles(root, {
     "return.json": `${JSON.stringify(valid, null, 2)}\n`,
     "phantom.json": `${JSON.stringify(phantom, null, 2)}\n`,
-    [`${task}/reports/research-001.md`]: REPORT,
-    [`${task}/plans/implementation-001.md`]: PLAN,
+    [REPORT_PATH]: REPORT,
+    [PLAN_PATH]: PLAN,
     // Case 4 without artifact checks: the same returns, with the rule turned off.
     "no-artifacts.config.json": `${JSON.stringify({ rules: { artifacts: "off" } })}\n`,
     // Case 2c: what a project with a config file pays for loading and validating it.
@@ -55,24 +62,15 @@ export function checkProject(workDir) {
 export function hookProject(workDir, cli) {
   const root = path.join(workDir, "hook");
   rmSync(root, { recursive: true, force: true });
-  const task = "specs/280_fix_orchestrator_stage_4_validation";
-  const value = {
-    status: "researched",
-    summary: "Researched orchestrator Stage 4 validation and wrote a report and a two-phase plan.",
-    artifacts: [
-      { type: "report", path: `${task}/reports/research-001.md`, summary: "Research report" },
-      { type: "plan", path: `${task}/plans/implementation-001.md`, summary: "Two-phase plan" },
-    ],
-    metadata: metadata("lean-research-agent", "research"),
-  };
+  const value = researchReturn("lean-research-agent", "researched");
   const message = `Research complete.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
   const sessionId = "9f3c2a51-6d0e-4b8a-9a41-2f7c1e0d5b66";
   const agentId = "a4e1f2c3";
   const transcript = path.join(root, ".transcripts", sessionId, "subagents", `agent-${agentId}.jsonl`);
   writeFiles(root, {
     ".claude/agents/lean-research-agent.md": "---\nname: lean-research-agent\ndescription: Researches a task\n---\nResearch the task.\n",
-    [`${task}/reports/research-001.md`]: REPORT,
-    [`${task}/plans/implementation-001.md`]: PLAN,
+    [REPORT_PATH]: REPORT,
+    [PLAN_PATH]: PLAN,
     [path.relative(root, transcript)]: `${JSON.stringify({ type: "assistant", sessionId, agentId, message: { role: "assistant", content: [{ type: "text", text: message }] } })}\n`,
     ".claude/hooks/returnlint.cjs": readFileSync(path.join(cli, "dist", "returnlint-vendored.cjs")),
   });

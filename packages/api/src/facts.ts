@@ -1,4 +1,4 @@
-import { ABSENT_FATES, claimedAgent, MAX_ARTIFACT_PATHS, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, quoted, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
+import { ABSENT_FATES, artifactPath, claimedAgent, MAX_ARTIFACT_PATHS, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, quoted, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
 
 /**
  * What a return claims, worked out once, after its rules ran, from the same parse and the same
@@ -51,7 +51,7 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   const absent: ArtifactFact[] = [];
   const looked = new Set<string>();
   for (let index = 0; index < entries.length; index += 1) {
-    const path = pathOf(entries[index]);
+    const path = artifactPath(entries[index]);
     if (path === undefined) continue;
     claimed += 1;
     if (absent.length === 2 || looked.has(path) || looked.size === MAX_ARTIFACT_PATHS) continue;
@@ -81,7 +81,7 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
 function listedArtifacts(entries: readonly unknown[], files: FileView): ArtifactFact[] {
   const listed: ArtifactFact[] = [];
   for (let index = 0; index < entries.length && listed.length < MAX_LISTED_ARTIFACTS; index += 1) {
-    const path = pathOf(entries[index]);
+    const path = artifactPath(entries[index]);
     if (path !== undefined) listed.push(factOf(entries, index, path, files, true));
   }
   return listed;
@@ -128,20 +128,11 @@ export function claimedPaths(value: unknown): string[] {
   if (!isObject(value) || !Array.isArray(value.artifacts)) return [];
   const paths = new Set<string>();
   for (const entry of value.artifacts as unknown[]) {
-    const path = pathOf(entry);
+    const path = artifactPath(entry);
     if (path !== undefined) paths.add(path);
     if (paths.size === MAX_ARTIFACT_PATHS) break;
   }
   return [...paths];
-}
-
-/**
- * What an entry of `artifacts` names, as the artifacts rule reads it: a bare path, or an object's
- * `path`. An entry that names no path is the rule's to report, not a claim of a file.
- */
-function pathOf(entry: unknown): string | undefined {
-  if (typeof entry === "string") return entry;
-  return isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
 }
 
 /**

@@ -162,7 +162,7 @@ interface Recorded {
   readonly entry: LedgerEntry;
   /** Where the verdict was written, as the user sees it. */
   readonly verdict: string;
-  /** Why a block could not be sent: then it is not counted. */
+  /** Why a block could not be written: then no feedback counts as sent (the hook exits 2 instead). */
   readonly undelivered?: unknown;
 }
 

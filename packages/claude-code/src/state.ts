@@ -105,7 +105,10 @@ interface Ledger {
  * changes its entry, and its stops come one after another.
  */
 export function openEntry(dir: SafeDir, key: string): LedgerEntry | undefined {
-  const ledger = readLedger(dir);
+  return openEntryIn(readLedger(dir), key);
+}
+
+function openEntryIn(ledger: Ledger, key: string): LedgerEntry | undefined {
   const current = Object.hasOwn(ledger.entries, key) ? ledger.entries[key] : undefined;
   return isOpenEntry(current) ? current : undefined;
 }
@@ -121,8 +124,7 @@ export async function updateLedger<T>(
 ): Promise<T> {
   return await withLock(dir, "ledger.lock", () => {
     const ledger = readLedger(dir);
-    const current = Object.hasOwn(ledger.entries, key) ? ledger.entries[key] : undefined;
-    const { entry, result } = update(isOpenEntry(current) ? current : undefined);
+    const { entry, result } = update(openEntryIn(ledger, key));
     const cutoff = Date.now() - LEDGER_KEEP_MS;
     // Keys are session and agent names: a map without a prototype keeps "__proto__" a name.
     const entries = Object.create(null) as Record<string, unknown>;

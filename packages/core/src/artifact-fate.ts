@@ -1,5 +1,6 @@
 import { editDistance } from "./suggest.js";
-import type { FileProblem, FileView } from "./types.js";
+import { isObject } from "./pointer.js";
+import type { FileCheck, FileProblem, FileView } from "./types.js";
 import { ARCHIVE_DIR, METADATA_FILE, SPECS_DIR } from "./vocabulary.js";
 
 /**
@@ -36,6 +37,52 @@ export type FateName = ArtifactFate["fate"];
  * ten-megabyte list of made-up paths costs a bounded number of system calls, not one per entry.
  */
 export const MAX_ARTIFACT_PATHS = 10_000;
+
+/**
+ * What an entry of `artifacts` names, as the artifacts rule reads it: a bare path (itself a
+ * finding), or an object's `path`. An entry that names no path is the rule's to report, not a
+ * claim of a file.
+ */
+export function artifactPath(entry: unknown): string | undefined {
+  if (typeof entry === "string") return entry;
+  return isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
+}
+
+/** The files a return names, each looked up once: the first MAX_ARTIFACT_PATHS different paths. */
+export interface JudgedPaths {
+  /** How many entries name a path past those: a rule fails the return, since it was not judged whole. */
+  readonly unjudged: number;
+  /** What the view says of `path`, asked once however often it is named; undefined for a path past the limit. */
+  check(path: string): FileCheck | undefined;
+}
+
+/**
+ * The paths a rule looks up: each once however often it is named (a list of a million entries
+ * naming one file costs one lookup), and the first MAX_ARTIFACT_PATHS different ones, so that a
+ * ten-megabyte list of made-up paths costs a bounded number of lookups. A rule says `unjudged`
+ * before its other findings, so that it is never cut off by the runner's listing limits.
+ */
+export function judgedPaths(paths: Iterable<string | undefined>, files: FileView): JudgedPaths {
+  const judged = new Map<string, FileCheck | undefined>();
+  let unjudged = 0;
+  for (const path of paths) {
+    if (path === undefined || judged.has(path)) continue;
+    if (judged.size < MAX_ARTIFACT_PATHS) judged.set(path, undefined);
+    else unjudged += 1;
+  }
+  return {
+    unjudged,
+    check(path) {
+      if (!judged.has(path)) return undefined;
+      let checked = judged.get(path);
+      if (checked === undefined) {
+        checked = files.check(path);
+        judged.set(path, checked);
+      }
+      return checked;
+    },
+  };
+}
 
 /**
  * The fates that mean the claimed file is not there inside the root: what phantom work is made of.

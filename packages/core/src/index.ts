@@ -13,7 +13,7 @@ export { JsonTokenizer, stringValue, type JsonToken } from "./json/tokenizer.js"
 export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
-export { ABSENT_FATES, MAX_ARTIFACT_PATHS, fateOf, type ArtifactFate, type FateName } from "./artifact-fate.js";
+export { ABSENT_FATES, MAX_ARTIFACT_PATHS, artifactPath, fateOf, judgedPaths, type ArtifactFate, type FateName, type JudgedPaths } from "./artifact-fate.js";
 export { readTranscript, writtenFiles, WRITE_TOOL_NAMES, WRITE_TOOLS, type Transcript, type TranscriptWrite } from "./transcript.js";
 export {
   ARCHIVE_DIR,
@@ -45,7 +45,7 @@ export { FILE_PROBLEM_REASON } from "./file-problems.js";
 export { receivedValue } from "./received.js";
 export { GitObjectCache, GitTree, createGitFileView, lexicalProblem, type GitFileView, type GitFileViewOptions, type GitObjectFacts, type GitTreeEntry } from "./git-files.js";
 export { gitEnvironment, openGitObjects, type GitObjectContent, type GitObjectInfo, type GitObjectReader, type GitObjectsOptions } from "./git-objects.js";
-export { FileRefusedError, SafeDir, UnsafePathError, codeOf, kindOf, readPath, readPrefix, readRegularFile, sameFile, uniqueSuffix, type FileRead, type Identity, type RefusalKind, type UnsafeKind } from "./safe-fs.js";
+export { FileRefusedError, SafeDir, UnsafePathError, codeOf, kindOf, readPath, readPrefix, judgeRegularFile, readRegularFile, sameFile, uniqueSuffix, type FileRead, type Identity, type RefusalKind, type UnsafeKind } from "./safe-fs.js";
 export { mapOrdered } from "./map-ordered.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { nativeImport, type Importer } from "./config/import-file.js";

@@ -381,19 +381,9 @@ export interface FileRead {
  */
 export function readRegularFile(target: string, options: { readonly maxBytes: number; readonly overLimit?: "refuse" | "truncate" }): FileRead {
   const { maxBytes, overLimit = "refuse" } = options;
-  let handle: number;
-  try {
-    handle = descriptorsResolve() ? openSync(target, O_PATH) : openSync(target, constants.O_RDONLY | NONBLOCK | NOCTTY);
-  } catch (error) {
-    throw refusal(target, error);
-  }
+  const { handle, stats } = judgedHandle(target, overLimit === "refuse" ? maxBytes : Infinity);
   let fd: number | undefined;
   try {
-    const stats = fstatSync(handle);
-    if (!stats.isFile()) throw new FileRefusedError("notFile", target, `it is ${kindOf(stats)}, not a regular file`);
-    if (stats.size > maxBytes && overLimit === "refuse") {
-      throw new FileRefusedError("tooLarge", target, `it is larger than ${describeSize(maxBytes)} (${describeSize(stats.size)})`);
-    }
     fd = descriptorsResolve() ? openSync(`${PROC_FD}/${String(handle)}`, constants.O_RDONLY | NONBLOCK | NOCTTY) : handle;
     if (!sameFile(fstatSync(fd), stats)) throw new FileRefusedError("unreadable", target, "it changed while it was opened");
     return { bytes: readPrefix(fd, Math.min(stats.size, maxBytes)), stats, truncated: stats.size > maxBytes };
@@ -402,6 +392,36 @@ export function readRegularFile(target: string, options: { readonly maxBytes: nu
   } finally {
     if (fd !== undefined && fd !== handle) closeSync(fd);
     closeSync(handle);
+  }
+}
+
+/**
+ * What readRegularFile judges, without reading: that `target` leads to a regular file of at most
+ * `maxBytes` (for a file another reader opens, such as a config module Node imports). Throws
+ * FileRefusedError as readRegularFile does.
+ */
+export function judgeRegularFile(target: string, options: { readonly maxBytes: number }): Stats {
+  const { handle, stats } = judgedHandle(target, options.maxBytes);
+  closeSync(handle);
+  return stats;
+}
+
+/** `target` opened on a handle that reads nothing, and judged: a regular file of at most `maxBytes`. The caller closes the handle. */
+function judgedHandle(target: string, maxBytes: number): { readonly handle: number; readonly stats: Stats } {
+  let handle: number;
+  try {
+    handle = descriptorsResolve() ? openSync(target, O_PATH) : openSync(target, constants.O_RDONLY | NONBLOCK | NOCTTY);
+  } catch (error) {
+    throw refusal(target, error);
+  }
+  try {
+    const stats = fstatSync(handle);
+    if (!stats.isFile()) throw new FileRefusedError("notFile", target, `it is ${kindOf(stats)}, not a regular file`);
+    if (stats.size > maxBytes) throw new FileRefusedError("tooLarge", target, `it is larger than ${describeSize(maxBytes)} (${describeSize(stats.size)})`);
+    return { handle, stats };
+  } catch (error) {
+    closeSync(handle);
+    throw error instanceof FileRefusedError ? error : refusal(target, error);
   }
 }
 

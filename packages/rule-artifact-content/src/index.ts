@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, isObject, isSuccessLike, MAX_ARTIFACT_PATHS, pointerOf } from "@returnlint/core";
+import { artifactPath, defineRule, docsUrl, isObject, isSuccessLike, MAX_ARTIFACT_PATHS, pointerOf } from "@returnlint/core";
 
 interface Options {
   minBytes: number;
@@ -23,7 +23,7 @@ function namedArtifacts(artifacts: readonly unknown[]): Named[] {
   const seen = new Set<string>();
   for (let index = 0; index < artifacts.length && named.length < MAX_ARTIFACT_PATHS; index += 1) {
     const entry = artifacts[index];
-    const path = typeof entry === "string" ? entry : isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
+    const path = artifactPath(entry);
     if (path === undefined) continue;
     const type = isObject(entry) && typeof entry.type === "string" ? entry.type : undefined;
     const key = `${type ?? ""}\0${path}`;

@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { defineRule, docsUrl, isObject, isSuccessLike, MAX_ARTIFACT_PATHS, pointerOf, readTranscript, WRITE_TOOL_NAMES, type FileCheck, type RuleContext, type Transcript } from "@returnlint/core";
+import { artifactPath, defineRule, docsUrl, isSuccessLike, MAX_ARTIFACT_PATHS, pointerOf, readTranscript, WRITE_TOOL_NAMES, type FileCheck, type RuleContext, type Transcript } from "@returnlint/core";
 import type { GitEvidence, GitProblem } from "./git.js";
 
 type Kind = "freshness" | "git" | "transcript";
@@ -42,7 +42,7 @@ function namedPaths(artifacts: readonly unknown[]): NamedPath[] {
   const seen = new Set<string>();
   for (let index = 0; index < artifacts.length && named.length < MAX_ARTIFACT_PATHS; index += 1) {
     const entry = artifacts[index];
-    const given = typeof entry === "string" ? entry : isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
+    const given = artifactPath(entry);
     if (given === undefined || seen.has(given)) continue;
     seen.add(given);
     const pointer = pointerOf("artifacts", index);

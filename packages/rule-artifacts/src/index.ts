@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, MAX_ARTIFACT_PATHS, MAX_QUOTED_CHARS, preview, type ArtifactFate, type FileCheck, type FileProblem } from "@returnlint/core";
+import { artifactPath, defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, judgedPaths, MAX_ARTIFACT_PATHS, MAX_QUOTED_CHARS, preview, type ArtifactFate, type FileProblem } from "@returnlint/core";
 
 interface Options {
   /** Statuses that say the work is unfinished: their artifacts are not checked (subagent-return-validation.md: such work may have incomplete artifacts). */
@@ -36,12 +36,6 @@ function hintOf(fate: ArtifactFate): { messageId: "nearMiss" | "absoluteInsideRo
   if (fate.fate === "near-miss") return { messageId: "nearMiss", data: { didYouMean: fate.didYouMean } };
   if (fate.fate === "absolute" && fate.insideRoot !== undefined) return { messageId: "absoluteInsideRoot", data: { insideRoot: fate.insideRoot } };
   return undefined;
-}
-
-/** The path an entry names: a bare string (itself a finding), or an object's `path`. */
-function pathOf(entry: unknown): string | undefined {
-  if (typeof entry === "string") return entry;
-  return isObject(entry) && typeof entry.path === "string" ? entry.path : undefined;
 }
 
 /** The pointer of entry `index` of "artifacts" (a key that needs no escaping, for a list of a million entries). */
@@ -241,16 +235,8 @@ export default defineRule<Options>(docsUrl)({
 
     // Each path is looked up once however often it is named, and only the first MAX_ARTIFACT_PATHS
     // different ones: a return naming more is said first, before its entries' findings fill the list.
-    const judged = new Set<string>();
-    let unjudged = 0;
-    if (!unfinished) {
-      for (const entry of artifacts) {
-        const path = pathOf(entry);
-        if (path === undefined || judged.has(path)) continue;
-        if (judged.size < MAX_ARTIFACT_PATHS) judged.add(path);
-        else unjudged += 1;
-      }
-    }
+    const paths = judgedPaths(unfinished ? [] : artifacts.map((entry) => artifactPath(entry)), files);
+    const { unjudged } = paths;
     let failures = 0;
     if (unjudged > 0) {
       failures += 1;
@@ -279,21 +265,12 @@ export default defineRule<Options>(docsUrl)({
     }
     context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
 
-    const checks = new Map<string, FileCheck>();
-    const checkOf = (path: string): FileCheck | undefined => {
-      let checked = checks.get(path);
-      if (checked === undefined && judged.has(path)) {
-        checked = files.check(path);
-        checks.set(path, checked);
-      }
-      return checked;
-    };
     // subagent-return-validation.md's order: every existence check, then every size check.
     let position = 0;
     artifacts.forEach((entry: unknown, index) => {
-      const path = pathOf(entry);
+      const path = artifactPath(entry);
       if (path === undefined) return;
-      const checked = checkOf(path);
+      const checked = paths.check(path);
       // Where a hint may be found (the first artifacts only: a return of a million costs no million hints).
       const hintable = position < MAX_HINTED;
       position += 1;
@@ -315,8 +292,8 @@ export default defineRule<Options>(docsUrl)({
       context.report(hinted === undefined ? { messageId: PROBLEM_MESSAGE[checked.problem], data, pointer } : { messageId: hinted.messageId, data: { ...data, ...hinted.data }, pointer });
     });
     artifacts.forEach((entry: unknown, index) => {
-      const path = pathOf(entry);
-      const checked = path === undefined ? undefined : checks.get(path);
+      const path = artifactPath(entry);
+      const checked = path === undefined ? undefined : paths.check(path);
       if (path === undefined || checked?.ok !== true) return;
       if (checked.size === 0) {
         failures += 1;

@@ -1,4 +1,4 @@
-import { FILE_PROBLEM_REASON, MAX_ARTIFACT_PATHS, defineRule, docsUrl, isObject, pointerOf, receivedValue as received, type FileCheck, type FileProblem, type RuleContext } from "@returnlint/core";
+import { FILE_PROBLEM_REASON, MAX_ARTIFACT_PATHS, defineRule, docsUrl, isObject, judgedPaths, pointerOf, receivedValue as received, type FileCheck, type FileProblem, type RuleContext } from "@returnlint/core";
 
 /** Problems that put a modified file's path outside what a scoped `git add` of the project may touch. */
 const OUTSIDE: readonly FileProblem[] = ["emptyPath", "nulByte", "absolute", "homeRelative", "escapesRoot", "symlinkEscapesRoot", "symlinkLoop", "nameTooLong"];
@@ -94,29 +94,14 @@ export default defineRule(docsUrl)({
     const { value } = context;
     // Each path is looked up once, the first MAX_ARTIFACT_PATHS different ones; more is said first,
     // before the entries' findings fill the list.
-    const judged = new Set<string>();
-    let unjudged = 0;
-    for (const path of namedPaths(value)) {
-      if (judged.has(path)) continue;
-      if (judged.size < MAX_ARTIFACT_PATHS) judged.add(path);
-      else unjudged += 1;
-    }
-    if (unjudged > 0) context.report({ messageId: "tooManyFiles", data: { limit: MAX_ARTIFACT_PATHS, unjudged }, pointer: "" });
-    const looked = new Map<string, FileCheck>();
-    const lookup = (path: string): FileCheck | undefined => {
-      let found = looked.get(path);
-      if (found === undefined && judged.has(path)) {
-        found = context.files.check(path);
-        looked.set(path, found);
-      }
-      return found;
-    };
+    const paths = judgedPaths(namedPaths(value), context.files);
+    if (paths.unjudged > 0) context.report({ messageId: "tooManyFiles", data: { limit: MAX_ARTIFACT_PATHS, unjudged: paths.unjudged }, pointer: "" });
 
     const progress = value.partial_progress;
     if (isObject(progress)) {
       const handoff = progress.handoff_path;
       if (typeof handoff === "string") {
-        const found = lookup(handoff);
+        const found = paths.check(handoff);
         if (found !== undefined) checkContentFile(context, found, handoff, "/partial_progress/handoff_path", "partial_progress.handoff_path");
       } else if (handoff !== undefined && handoff !== null) {
         context.report({ messageId: "notAPath", data: { field: "partial_progress.handoff_path", received: received(handoff) }, pointer: "/partial_progress/handoff_path" });
@@ -131,7 +116,7 @@ export default defineRule(docsUrl)({
         const field = `memory_candidates[${String(index)}].source_artifact`;
         const pointer = pointerOf("memory_candidates", index, "source_artifact");
         if (typeof source === "string") {
-          const found = lookup(source);
+          const found = paths.check(source);
           if (found !== undefined) checkContentFile(context, found, source, pointer, field);
         } else if (source !== undefined && source !== null) context.report({ messageId: "notAPath", data: { field, received: received(source) }, pointer });
       });
@@ -151,7 +136,7 @@ export default defineRule(docsUrl)({
         context.report({ messageId: "notAPath", data: { field, received: received(entry) }, pointer });
         return;
       }
-      const found = lookup(entry);
+      const found = paths.check(entry);
       if (found === undefined) return;
       if (found.ok || found.problem === "returnFile" || found.problem === "unreadable") inside += 1;
       else if (OUTSIDE.includes(found.problem)) context.report({ messageId: "modifiedFileOutside", data: { field, path: entry, reason: FILE_PROBLEM_REASON[found.problem] }, pointer });

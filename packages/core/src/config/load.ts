@@ -3,7 +3,7 @@ import path from "node:path";
 import { ReturnlintError } from "../errors.js";
 import { locateJsonError } from "../json/syntax-error.js";
 import { stripBom } from "../json/utf8.js";
-import { FileRefusedError, kindOf, openPath, readRegularFile } from "../safe-fs.js";
+import { FileRefusedError, judgeRegularFile, readRegularFile } from "../safe-fs.js";
 import { lineAndColumn } from "../text-position.js";
 import type { Importer } from "./import-file.js";
 import { DEFAULT_MODULE_TIMEOUT_MS, importWithin } from "./modules.js";
@@ -125,24 +125,19 @@ async function parseYaml(file: string, text: string): Promise<unknown> {
  * on a handle that reads nothing.
  */
 function judgeModule(absolute: string): void {
-  const opened = openPath(absolute);
-  if (typeof opened === "string") throw unreadableConfig(absolute, Object.assign(new Error(opened), { code: opened }));
-  if (!opened.stats.isFile()) throw unreadableConfig(absolute, new FileRefusedError("notFile", absolute, `it is ${kindOf(opened.stats)}, not a regular file`));
-  if (opened.stats.size > MAX_CONFIG_BYTES) {
-    throw unreadableConfig(absolute, new FileRefusedError("tooLarge", absolute, `it is larger than ${String(MAX_CONFIG_BYTES / 1024 / 1024)} MiB`));
+  try {
+    judgeRegularFile(absolute, { maxBytes: MAX_CONFIG_BYTES });
+  } catch (error) {
+    throw unreadableConfig(absolute, error);
   }
 }
 
+/** Why a config was not read, from the safe file layer's refusal. */
 function unreadableConfig(absolute: string, error: unknown): ReturnlintError {
-  if (error instanceof FileRefusedError) {
-    return error.kind === "missing"
-      ? new ReturnlintError("CONFIG_NOT_FOUND", `Config file not found: ${absolute}`)
-      : new ReturnlintError("CONFIG_UNREADABLE", `Cannot read config ${absolute}: ${error.reason}.`);
-  }
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === "ENOENT"
+  if (!(error instanceof FileRefusedError)) throw error;
+  return error.kind === "missing"
     ? new ReturnlintError("CONFIG_NOT_FOUND", `Config file not found: ${absolute}`)
-    : new ReturnlintError("CONFIG_UNREADABLE", `Cannot read config ${absolute}: ${describe(error)}`);
+    : new ReturnlintError("CONFIG_UNREADABLE", `Cannot read config ${absolute}: ${error.reason}.`);
 }
 
 function tooDeep(file: string): ReturnlintError {
