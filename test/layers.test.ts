@@ -109,7 +109,7 @@ describe("layers", () => {
     const app = path.join(REPO, "apps/cli/src");
     const inApp = sources(app).map((file) => path.relative(app, file)).filter((file) => /^(?:hook|audit)\//.test(file));
     expect(inApp).toEqual([]);
-    expect(workspacePackages().map(({ manifest }) => manifest.name)).toEqual(expect.arrayContaining(["@returnlint/claude-code", "@returnlint/audit"]));
+    expect(workspacePackages().map(({ manifest }) => manifest.name)).toEqual(expect.arrayContaining(["@returnlint/hooks", "@returnlint/audit"]));
   });
 
   it("only the library runs rules: nothing outside packages/api (and core, rule-tester) imports the runner or validate", () => {

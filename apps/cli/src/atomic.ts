@@ -8,7 +8,7 @@ import { systemReason } from "@returnlint/api";
  * to write"): regular files replaced whole (a temporary file beside them, then a
  * rename: never truncated in place), anything else written in place and never
  * replaced, and read-modify-write under a lock file whose wait has a deadline (the
- * hook's ledger holds the same lock: it lives in @returnlint/claude-code). Every
+ * hook's ledger holds the same lock: it lives in @returnlint/hooks). Every
  * call goes through core's SafeDir, so a name is reached through the descriptor of
  * the directory that was checked.
  *
@@ -16,7 +16,7 @@ import { systemReason } from "@returnlint/api";
  * would otherwise pay for loading node:fs/promises, node:crypto and node:timers/promises.
  */
 
-export { withLock } from "@returnlint/claude-code/lock";
+export { withLock } from "@returnlint/hooks/lock";
 
 /** How long a FIFO's reader may take without reading anything before the write is given up. */
 const STALLED_WRITE_MS = 10_000;

@@ -2,14 +2,17 @@ import { configFileOption, integerOption, parseCommandLine } from "../args.js";
 import { hostImporter } from "../host.js";
 import { isTerminal } from "../terminal.js";
 import { EXIT, isReturnlintError, ReturnlintError } from "@returnlint/core";
-import { describeFailure, giveWay, runClaudeHook } from "@returnlint/claude-code";
+import { claude, describeFailure, giveWay, HOSTS, hostNamed, runStopHook, type HostAdapter } from "@returnlint/hooks";
 import { readStdinOf, type CommandIo } from "./io.js";
 
-export const HOOK_HELP = `Usage: returnlint hook claude [options]
+export const HOOK_HELP = `Usage: returnlint hook HOST [options]
 
-A Claude Code SubagentStop or Stop command hook (Codex sends the same payload).
-Reads the hook's JSON payload on standard input, finds the subagent's return
-(its last message, or the specs/N_*/.return-meta.json it names), and checks it.
+A subagent-stop command hook. Reads the hook's JSON payload on standard input,
+finds the subagent's return (its last message, or the
+specs/N_*/.return-meta.json it names), and checks it.
+
+Hosts:
+  claude      Claude Code: a SubagentStop or Stop hook
 
   pass        prints nothing: the subagent stops
   fail        prints {"decision":"block","reason":…}: the subagent is sent
@@ -61,8 +64,6 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const HOSTS = ["claude"];
-
 export async function hook(argv: readonly string[], io: CommandIo): Promise<number> {
   // Decided before anything can fail: a broken hook must not block the host by accident.
   const failClosed = argv.includes("--fail-closed");
@@ -72,7 +73,18 @@ export async function hook(argv: readonly string[], io: CommandIo): Promise<numb
   } catch (error) {
     // Someone trying the hook at a terminal gets a usage mistake as every command gives it: exit 2.
     if (interactive && isReturnlintError(error) && error.code === "USAGE") throw error;
-    return giveWay(io, failClosed, describeFailure(error));
+    // Said the way the host named on the command line shows it (Claude Code's when none is known).
+    const host = argv.map((arg) => hostNamed(arg)).find((found) => found !== undefined) ?? claude;
+    const out = {
+      host,
+      stdout: (text: string) => {
+        io.stdout(text);
+      },
+      stderr: (text: string) => {
+        io.stderr(text);
+      },
+    };
+    return giveWay(out, failClosed, describeFailure(error));
   }
 }
 
@@ -95,16 +107,17 @@ async function runHook(argv: readonly string[], io: CommandIo, interactive: bool
     return EXIT.passed;
   }
   const failClosed = values["fail-closed"] === true;
-  const [host, ...extra] = positionals;
-  if (host === undefined || !HOSTS.includes(host) || extra.length > 0) {
-    throw new ReturnlintError("USAGE", `usage: returnlint hook claude [options]; received "${positionals.join(" ")}". Run "returnlint hook --help".`);
+  const [name, ...extra] = positionals;
+  const host: HostAdapter | undefined = name === undefined ? undefined : hostNamed(name);
+  if (host === undefined || extra.length > 0) {
+    throw new ReturnlintError("USAGE", `usage: returnlint hook HOST [options], HOST one of ${[...HOSTS.keys()].join(", ")}; received "${positionals.join(" ")}". Run "returnlint hook --help".`);
   }
   const maxBlocks = integerOption("max-blocks", values["max-blocks"]);
   const configFile = configFileOption(io.cwd, values.config);
   if (stdinIsTerminal(io)) {
-    throw new ReturnlintError("USAGE", "returnlint hook claude reads the hook's JSON payload on standard input; pipe one in to try it (the payload Claude Code sends a SubagentStop hook).");
+    throw new ReturnlintError("USAGE", `returnlint hook ${host.name} reads the hook's JSON payload on standard input; pipe one in to try it (the payload ${host.title} sends its hook).`);
   }
-  return await runClaudeHook({
+  return await runStopHook(host, {
     payloadText: (await readStdinOf(io)).text,
     cwd: io.cwd,
     agent: values.agent,

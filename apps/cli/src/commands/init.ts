@@ -67,8 +67,8 @@ const SCHEMA_URL = "https://unpkg.com/returnlint/dist/config.schema.json";
 class Stopped extends Error {}
 
 export async function init(argv: readonly string[], io: CommandIo): Promise<number> {
-  // `init claude` and `init opencode` set up a host: a command of their own.
-  if (argv[0] === "claude" || argv[0] === "opencode") return (await import("./init-hosts.js")).initHost(argv, io);
+  // `init HOST` (claude, opencode, …) sets up a host: a command of its own, which names the hosts it knows.
+  if (argv[0] !== undefined && !argv[0].startsWith("-")) return (await import("./init-hosts.js")).initHost(argv, io);
   const { values, positionals } = parseCommandLine("init", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(INIT_HELP);

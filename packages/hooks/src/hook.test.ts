@@ -128,8 +128,8 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
 
 describe("parsePayload", () => {
   it.each([
-    ["a SubagentStop", { session_id: "s", cwd: "/p", agent_type: "researcher", agent_id: "a1" }, { ok: true, payload: { event: "SubagentStop", sessionId: "s", cwd: "/p", stopHookActive: false, agentType: "researcher", agentId: "a1" } }],
-    ["a Stop", { session_id: "s", cwd: "/p", hook_event_name: "Stop", stop_hook_active: true, transcript_path: "/t.jsonl" }, { ok: true, payload: { event: "Stop", sessionId: "s", cwd: "/p", stopHookActive: true, transcriptPath: "/t.jsonl" } }],
+    ["a SubagentStop", { session_id: "s", cwd: "/p", agent_type: "researcher", agent_id: "a1" }, { ok: true, payload: { event: "SubagentStop", main: false, sessionId: "s", cwd: "/p", stopHookActive: false, agentType: "researcher", agentId: "a1" } }],
+    ["a Stop", { session_id: "s", cwd: "/p", hook_event_name: "Stop", stop_hook_active: true, transcript_path: "/t.jsonl" }, { ok: true, payload: { event: "Stop", main: true, sessionId: "s", cwd: "/p", stopHookActive: true, transcriptPath: "/t.jsonl" } }],
     ["another event", { session_id: "s", cwd: "/p", hook_event_name: "PreToolUse" }, { ok: false, reason: '"hook_event_name" is "PreToolUse": returnlint handles Stop and SubagentStop hooks only' }],
     ["a payload without its session", { cwd: "/p", stop_hook_active: "yes" }, { ok: false, reason: '"session_id" is missing; "stop_hook_active" must be a boolean; received string' }],
   ])("%s", (_name, payload, expected) => {

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { EXIT, isReturnlintError, type Importer, type LoadedConfig, type SafeDir } from "@returnlint/core";
-import { BUILT_IN_AGENTS, checkReturn, commandForAgent, knownCommand, loadReturnlintConfig, problemReaskLines, returnOfMessage, systemReason, type CheckedReturn, type Problem } from "@returnlint/api";
-import { parsePayload, type StopPayload } from "./payload.js";
+import { BUILT_IN_AGENTS, checkReturn, commandForAgent, knownCommand, loadReturnlintConfig, problemLines, problemReaskLines, returnOfMessage, systemReason, type CheckedReturn, type Problem } from "@returnlint/api";
+import type { HostAdapter, StopPayload } from "./host.js";
+import { claude } from "./hosts/claude.js";
 import { subagentRun } from "./run.js";
 import { openEntry, openStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
 
@@ -11,8 +12,8 @@ export interface HookOutput {
   stderr(text: string): void;
 }
 
-/** One run of the Claude Code stop hook: the payload the host sent, and the hook's options (`returnlint hook claude`'s flags). */
-export interface ClaudeHookOptions extends HookOutput {
+/** One run of a stop hook: the payload the host sent, and the hook's options (`returnlint hook HOST`'s flags). */
+export interface StopHookOptions extends HookOutput {
   /** The hook's JSON payload, as the host wrote it on standard input. */
   readonly payloadText: string;
   /** The directory the hook runs in: the payload's `cwd` and `configFile` are resolved from it. */
@@ -44,28 +45,44 @@ type AllowedBecause = "max-blocks" | "repeated-feedback" | "stop-hook-active" | 
 type NotValidated = "config-error" | "internal-error";
 type Decision = { readonly kind: "pass" } | { readonly kind: "block" } | { readonly kind: "allow"; readonly because: AllowedBecause };
 
+/** The options of the Claude Code hook (the name it had before there were other hosts). */
+export type ClaudeHookOptions = StopHookOptions;
+
 /**
- * Validates the return a stopping (sub)agent leaves, as `returnlint hook claude` does: prints
- * `{"decision":"block","reason":…}` on `stdout` to send the agent back, records the attempt in the
- * ledger and the verdict in `.returnlint/verdicts/`, and answers the exit code (0, or 2 when
- * `failClosed` holds the agent). It throws only a usage mistake when `interactive`: any other failure
- * lets the stop through, said to the user (see giveWay).
+ * Validates the return a stopping (sub)agent leaves, as `returnlint hook HOST` does: prints the
+ * host's block (`host.block`) on `stdout` to fail the return, records the attempt in the ledger and
+ * the verdict in `.returnlint/verdicts/`, and answers the exit code (0, or 2 when `failClosed` holds
+ * the agent). It throws only a usage mistake when `interactive`: any other failure lets the stop
+ * through, said to the user (see giveWay).
  */
-export async function runClaudeHook(options: ClaudeHookOptions): Promise<number> {
+export async function runStopHook(host: HostAdapter, options: StopHookOptions): Promise<number> {
+  const io: HostOutput = { ...options, host };
   try {
-    return await runHook(options);
+    return await runHook(io, options);
   } catch (error) {
     if (options.interactive === true && isReturnlintError(error) && error.code === "USAGE") throw error;
-    return giveWay(options, options.failClosed === true, describeFailure(error));
+    return giveWay(io, options.failClosed === true, describeFailure(error));
   }
 }
 
-async function runHook(options: ClaudeHookOptions): Promise<number> {
+/** `returnlint hook claude`: runStopHook with the Claude Code adapter. */
+export async function runClaudeHook(options: StopHookOptions): Promise<number> {
+  return await runStopHook(claude, options);
+}
+
+/** Where the hook writes, and the host that reads it. */
+export interface HostOutput extends HookOutput {
+  readonly host: HostAdapter;
+}
+
+async function runHook(io: HostOutput, options: StopHookOptions): Promise<number> {
+  const { host } = io;
   const failClosed = options.failClosed === true;
   const maxBlocks = options.maxBlocks ?? DEFAULT_MAX_BLOCKS;
 
-  const outcome = parsePayload(options.payloadText);
-  if (!outcome.ok) return giveWay(options, failClosed, `ignoring a broken hook payload: ${outcome.reason}`);
+  const outcome = host.parse(options.payloadText);
+  if (!outcome.ok) return giveWay(io, failClosed, `ignoring a broken hook payload: ${outcome.reason}`);
+  if ("ignore" in outcome) return passed(io);
   const payload = outcome.payload;
   const root = path.resolve(options.cwd, payload.cwd);
   const agent = options.agent ?? payload.agentType;
@@ -82,8 +99,8 @@ async function runHook(options: ClaudeHookOptions): Promise<number> {
     if (!isReturnlintError(error)) throw error;
     // Without a config, only the name rule says which agents this hook is for: a host's own
     // agents (Explore, Plan, …) and a Stop hook that names none are never held up by it.
-    if ((options.command === undefined && agent === undefined) || (agent !== undefined && BUILT_IN_AGENTS.has(agent))) return giveWay(options, false, describeFailure(error), !failClosed);
-    return await cannotValidate(options, attempt, describeFailure(error), "config-error");
+    if ((options.command === undefined && agent === undefined) || (agent !== undefined && BUILT_IN_AGENTS.has(agent))) return giveWay(io, false, describeFailure(error), !failClosed);
+    return await cannotValidate(io, attempt, describeFailure(error), "config-error");
   }
   // A host's own agent (Explore, Plan, …) returns prose by design: checked only when the agents map names it, whatever --command says.
   const hostsOwn = agent !== undefined && BUILT_IN_AGENTS.has(agent) && commandForAgent(config, agent) === null;
@@ -93,18 +110,18 @@ async function runHook(options: ClaudeHookOptions): Promise<number> {
   } catch (error) {
     if (!isReturnlintError(error) || options.interactive === true) throw error;
     // A misspelt --command in settings.json is the user's to fix: said to them, never a block of every subagent.
-    if (hostsOwn) return giveWay(options, false, describeFailure(error), !failClosed);
-    return await cannotValidate(options, attempt, describeFailure(error), "config-error");
+    if (hostsOwn) return giveWay(io, false, describeFailure(error), !failClosed);
+    return await cannotValidate(io, attempt, describeFailure(error), "config-error");
   }
   // An agent returnlint knows nothing about returns prose by design.
-  if (hostsOwn || command === null) return EXIT.passed;
+  if (hostsOwn || command === null) return passed(io);
   if (payload.lastAssistantMessage === undefined) {
-    return giveWay(options, failClosed, `ignoring a hook payload without "last_assistant_message" (${payload.event} of ${agent ?? "the main agent"}): this Claude Code version does not send the agent's final message`);
+    return giveWay(io, failClosed, `ignoring a hook payload without the agent's final message (${payload.event} of ${agent ?? "the main agent"}): this ${host.title} version does not send it`);
   }
 
   let checked: CheckedReturn;
   try {
-    const run = subagentRun({ root, ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }), ...(agent === undefined ? {} : { agent }) });
+    const run = subagentRun({ root, host, ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }), ...(agent === undefined ? {} : { agent }) });
     const source = returnOfMessage({ message: payload.lastAssistantMessage, root, command, config, run });
     checked = await checkReturn(source, {
       root,
@@ -115,22 +132,28 @@ async function runHook(options: ClaudeHookOptions): Promise<number> {
     });
   } catch (error) {
     // A return the hook could not judge is never passed unremarked: it goes as --fail-closed says, said to the user and recorded in the verdict.
-    return await cannotValidate(options, { ...attempt, command }, `could not check the return of ${agent ?? "the main agent"}: ${describeFailure(error)}`, "internal-error");
+    return await cannotValidate(io, { ...attempt, command }, `could not check the return of ${agent ?? "the main agent"}: ${describeFailure(error)}`, "internal-error");
   }
   if (checked.internalError) {
-    return await cannotValidate(options, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
+    return await cannotValidate(io, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
   const deliver = (entry: LedgerEntry) => {
-    options.stdout(`${JSON.stringify({ decision: "block", reason: reasonText(checked, { command, attempt: entry.attempts }) })}\n`);
+    io.stdout(host.block(reasonText(checked, { command, attempt: entry.attempts, host, agent })));
   };
   const { decision, entry, verdict, undelivered } = await record({ ...attempt, command }, checked, () => digestOf(checked.problems), { deliver });
   if (undelivered !== undefined) {
-    options.stderr(`returnlint hook: could not send ${agent ?? "the main agent"} back: writing the block to standard output failed (${systemReason(undelivered)}); its return fails; the verdict in ${verdict} records it\n`);
+    io.stderr(`returnlint hook: could not send ${agent ?? "the main agent"} back: writing the block to standard output failed (${systemReason(undelivered)}); its return fails; the verdict in ${verdict} records it\n`);
     return EXIT.error;
   }
   if (decision.kind === "allow") {
-    giveWay(options, false, `${gaveUp(decision.because, entry)}: the return of ${agent ?? "the main agent"} still fails (${String(checked.problemCount)} ${checked.problemCount === 1 ? "problem" : "problems"}); the verdict in ${verdict} records it`, false);
+    return giveWay(io, false, `${gaveUp(decision.because, entry)}: the return of ${agent ?? "the main agent"} still fails (${String(checked.problemCount)} ${checked.problemCount === 1 ? "problem" : "problems"}); the verdict in ${verdict} records it`, false);
   }
+  return passed(io);
+}
+
+/** The return passes, or is none of the hook's business: the host's "carry on". */
+function passed(io: HostOutput): number {
+  if (io.host.passOutput !== "") io.stdout(io.host.passOutput);
   return EXIT.passed;
 }
 
@@ -221,7 +244,7 @@ async function record(
  * shows it the message), bounded by the same ledger as blocks, so that a problem the agent
  * cannot fix does not re-run it until the host's own limit.
  */
-async function cannotValidate(io: HookOutput, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
+async function cannotValidate(io: HostOutput, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
   const checked: CheckedReturn = {
     ok: false,
     status: null,
@@ -250,14 +273,17 @@ export function describeFailure(error: unknown): string {
 }
 
 /**
- * Lets the stop through and says why where the user sees it: a `systemMessage` on standard output
- * (Claude Code shows it; an exit-0 hook's standard error is seen only in verbose mode), and the same
- * sentence on standard error for logs. `--fail-closed` makes it exit 2 instead, the host's "blocking
- * error", whose standard error the host shows the agent.
+ * Lets the stop through and says why where the user sees it: the host's notice on standard output
+ * (Claude Code's `systemMessage`: an exit-0 hook's standard error is seen only in verbose mode), and
+ * the same sentence on standard error for logs. `--fail-closed` makes it exit 2 instead, the host's
+ * "blocking error", whose standard error the host shows the agent.
  */
-export function giveWay(io: HookOutput, failClosed: boolean, message: string, hint = true): number {
+export function giveWay(io: HostOutput, failClosed: boolean, message: string, hint = true): number {
   const sentence = `returnlint hook: ${message}${failClosed || !hint ? "" : " (the stop goes through; --fail-closed blocks instead)"}`;
-  if (!failClosed) io.stdout(`${JSON.stringify({ systemMessage: sentence })}\n`);
+  if (!failClosed) {
+    const notice = io.host.notice(sentence);
+    io.stdout(notice === "" ? io.host.passOutput : notice);
+  }
   io.stderr(`${sentence}\n`);
   return failClosed ? EXIT.error : EXIT.passed;
 }
@@ -350,14 +376,27 @@ function digestOf(problems: readonly Problem[]): string {
   return process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex").slice(0, 32);
 }
 
-/** What the subagent reads: each problem addressed to it (`--format reask`'s lines, which never give away the expected session id), and what to do. */
-function reasonText(checked: CheckedReturn, context: { readonly command: string; readonly attempt: number }): string {
+/**
+ * What the reader of a block reads. The subagent, sent back: each problem addressed to it
+ * (`--format reask`'s lines, which never give away the expected session id), and what to do. The
+ * parent, which gets the reason in place of the return (Gemini CLI): that the return failed, why,
+ * and that the work is not done, in words it acts on.
+ */
+function reasonText(checked: CheckedReturn, context: { readonly command: string; readonly attempt: number; readonly host: HostAdapter; readonly agent: string | undefined }): string {
+  const count = checked.problemCount;
+  const problems = `${String(count)} ${count === 1 ? "problem" : "problems"}`;
+  if (context.host.reader === "parent") {
+    const who = `the subagent ${context.agent ?? ""}`.trimEnd();
+    const what = checked.missing ? `its return (${checked.source})` : checked.origin === "file" ? `its return in ${checked.source}` : "its return";
+    return [
+      `returnlint: ${who} stopped, and ${what} failed validation for /${context.command} (${problems}). Its work is not done as it says:`,
+      ...problemLines(checked.problems, count),
+      `Do not rely on what it claims. Run it again to do the missing work (tell it what failed above), or do the work yourself, then check again.`,
+    ].join("\n");
+  }
   // A return file the subagent should have written and did not: its name stands for the return.
   const where = checked.missing ? `Your return (${checked.source})` : checked.origin === "file" ? `Your return in ${checked.source}` : "Your final message's return";
-  const count = checked.problemCount;
-  const lines = [
-    `returnlint: ${where} failed validation for /${context.command} (${String(count)} ${count === 1 ? "problem" : "problems"}, attempt ${String(context.attempt)}):`,
-  ];
+  const lines = [`returnlint: ${where} failed validation for /${context.command} (${problems}, attempt ${String(context.attempt)}):`];
   lines.push(...problemReaskLines(checked.problems, count));
   lines.push(
     checked.missing

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { FileRefusedError, readRegularFile, readTranscript, ReturnlintError, writtenFiles } from "@returnlint/core";
 import type { SubagentRun } from "@returnlint/api";
+import type { HostAdapter } from "./host.js";
 
 /** How much of a subagent's transcript the hook reads for the files it wrote and its prompt. */
 const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
@@ -8,20 +9,22 @@ const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
 /** An agent definition is a page of instructions; anything larger is not one. */
 const MAX_DEFINITION_BYTES = 1024 * 1024;
 
-/** The agent names whose definition may be looked up as `.claude/agents/NAME.md` (no plugin prefix, no path). */
+/** The agent names whose definition may be looked up in the host's folder, as `.claude/agents/NAME.md` (no plugin prefix, no path). */
 const DEFINITION_NAME = /^[\w.-]+$/;
 
 /**
- * What Claude Code shows of a subagent's run: the files its transcript says it wrote, the prompt
- * it was delegated with, and its definition in the project's `.claude/agents/`. A transcript that
+ * What the host shows of a subagent's run: the files its transcript says it wrote, the prompt
+ * it was delegated with (from a Claude Code transcript), and its definition in the project's
+ * folder of agents (`.claude/agents/NAME.md`, …: the host's `definitionFile`). A transcript that
  * cannot be read tells nothing: the final message is then all there is. A definition that is
  * there but is no regular file (a FIFO, a link to a device, something too large) is a sentence
  * (ReturnlintError): the hook says it, and gives way or, with --fail-closed, holds the agent.
  */
-export function subagentRun(input: { readonly transcriptPath?: string; readonly root: string; readonly agent?: string }): SubagentRun {
-  const { transcriptPath, root, agent } = input;
+export function subagentRun(input: { readonly transcriptPath?: string; readonly root: string; readonly agent?: string; readonly host: HostAdapter }): SubagentRun {
+  const { transcriptPath, root, agent, host } = input;
   const transcript = transcriptPath === undefined ? undefined : readTranscript(path.resolve(root, transcriptPath), root, MAX_TRANSCRIPT_BYTES);
-  const definition = agent !== undefined && DEFINITION_NAME.test(agent) && !agent.startsWith(".") ? readDefinition(path.join(root, ".claude", "agents", `${agent}.md`)) : undefined;
+  const definitionFile = agent !== undefined && DEFINITION_NAME.test(agent) && !agent.startsWith(".") ? host.definitionFile(agent) : undefined;
+  const definition = definitionFile === undefined ? undefined : readDefinition(path.join(root, definitionFile));
   return {
     wrote: transcript?.ok === true ? writtenFiles(transcript) : [],
     ...(transcript?.ok === true && transcript.prompt !== undefined ? { prompt: transcript.prompt } : {}),

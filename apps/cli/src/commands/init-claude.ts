@@ -1,0 +1,180 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { isObject, ReturnlintError } from "@returnlint/core";
+import type { JsonObjectNode } from "./init-json.js";
+import { agentFiles, checkedAgents, containerAt, edited, matcherFor, MAX_VENDORED_BYTES, openSettings, put, readIfRegular, type Change, type HostSetup } from "./init-settings.js";
+
+/** The version being built (esbuild's define; build.mjs). */
+declare const RETURNLINT_VERSION: string;
+
+/**
+ * The project's root in a hook command: Claude Code sets CLAUDE_PROJECT_DIR for its hooks and runs
+ * them with `sh -c`; where a version does not set it (anthropics/claude-code#33815), the hook runs
+ * in the project's root, which "." then is. Quoted: a root may have spaces in it.
+ */
+const PROJECT_DIR = '"${CLAUDE_PROJECT_DIR:-.}"';
+/** The one-file copy `init claude` writes where returnlint is not installed, or with --vendor. */
+export const VENDORED_FILE = [".claude", "hooks", "returnlint.cjs"] as const;
+export const INSTALLED_BIN = ["node_modules", "returnlint", "dist", "returnlint.cjs"] as const;
+/**
+ * The hook commands `init claude` writes: `node` and a file, never npm. Starting npx costs a stop
+ * ten times what returnlint's own start does (BENCHMARKS.md, Case 7).
+ */
+export const HOOK_COMMANDS = {
+  installed: `node ${PROJECT_DIR}/${INSTALLED_BIN.join("/")} hook claude`,
+  vendored: `node ${PROJECT_DIR}/${VENDORED_FILE.join("/")} hook claude`,
+} as const;
+export const HOOK_TIMEOUT_S = 30;
+/** Where the loader (src/loader.cjs) names its self-contained copy: the file --vendor writes. */
+const SELF_CONTAINED = Symbol.for("returnlint.selfContained");
+interface HookEntry {
+  matcher?: unknown;
+  hooks?: unknown;
+}
+
+/** .claude/hooks/returnlint.cjs: written, or updated when it is another version's; undefined when it is this one. */
+function vendoredChange(cwd: string): Change | undefined {
+  const copy = (globalThis as Record<symbol, unknown>)[SELF_CONTAINED];
+  let content: string;
+  try {
+    if (typeof copy !== "string") throw new Error("this returnlint was not started by its bin");
+    content = readFileSync(copy, "utf8");
+  } catch (error) {
+    throw new ReturnlintError("USAGE", `Cannot write ${VENDORED_FILE.join("/")}: returnlint's one-file copy cannot be read (${error instanceof Error ? error.message : String(error)}); run returnlint from its package or a copy of that file.`);
+  }
+  const file = path.join(cwd, ...VENDORED_FILE);
+  // Anything but a regular file by that name (a FIFO, a link to a device) is not a copy: it is replaced, never read.
+  const existing = readIfRegular(file, MAX_VENDORED_BYTES);
+  if (existing === content) return undefined;
+  const what = `${VENDORED_FILE.join("/")}, returnlint ${RETURNLINT_VERSION} in one file`;
+  return { file, root: cwd, names: VENDORED_FILE, content, verb: existing === undefined && !existsSync(file) ? "write" : "update", what, long: true };
+}
+
+async function claudeChange(cwd: string, command: string, warn: (line: string) => void): Promise<Change | undefined> {
+  const settings = openSettings(cwd, [".claude", "settings.json"]);
+  const agents = await checkedAgents(cwd, agentFiles(cwd, ".claude/agents", ".md", warn), "claude");
+  const matcher = matcherFor(agents);
+  const where = agents.length === 0 ? "no matcher: every subagent, the name rule decides" : `matcher "${matcher ?? ""}"`;
+  const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, timeout: HOOK_TIMEOUT_S }] };
+  const added = { verb: "add", what: `the returnlint SubagentStop hook to .claude/settings.json (${where})` } as const;
+  return edited(settings, { hooks: { SubagentStop: [entry] } }, added, (json, root) => {
+    const hooks = containerAt(settings, root, "hooks", "object");
+    if (hooks === undefined) {
+      put(json, root, "hooks", { SubagentStop: [entry] });
+      return added;
+    }
+    const entries = containerAt(settings, hooks, "SubagentStop", "array", "hooks.SubagentStop");
+    if (entries === undefined) {
+      put(json, hooks, "SubagentStop", [entry]);
+      return added;
+    }
+    const ours = entries.elements.find((element): element is JsonObjectNode => element.kind === "object" && runsReturnlint((json.value(element) as HookEntry).hooks));
+    if (ours === undefined) {
+      json.append(entries, entry);
+      return added;
+    }
+    const current = json.value(ours) as HookEntry;
+    const hook = ourHook(current.hooks);
+    // The options given after `hook claude` stay with the new command.
+    const wanted = hook === undefined ? command : `${command}${hook.command.slice(hook.command.lastIndexOf(HOOK_ARGS) + HOOK_ARGS.length)}`;
+    const updated = [...(current.matcher === matcher ? [] : ["matcher"]), ...(hook?.command === wanted ? [] : ["command"])];
+    if (updated.length === 0) return undefined;
+    if (current.matcher !== matcher) {
+      const member = json.member(ours, "matcher");
+      if (matcher === undefined) {
+        if (member !== undefined) json.removeMember(ours, member);
+      } else if (member === undefined) json.addFirstMember(ours, "matcher", matcher);
+      else json.replace(member.value, matcher);
+    }
+    if (hook !== undefined && hook.command !== wanted) {
+      const hookList = json.member(ours, "hooks")?.value;
+      const index = Array.isArray(current.hooks) ? current.hooks.indexOf(hook) : -1;
+      const hookNode = hookList?.kind === "array" ? hookList.elements[index] : undefined;
+      const commandNode = hookNode?.kind === "object" ? json.member(hookNode, "command")?.value : undefined;
+      if (commandNode !== undefined) json.replace(commandNode, wanted);
+    }
+    return { verb: "update", what: `the returnlint hook's ${updated.join(" and ")} in .claude/settings.json (${updated.includes("command") ? `"${wanted}"` : where})` };
+  });
+}
+
+const HOOK_ARGS = " hook claude";
+
+/** The hook of an entry that runs returnlint's Claude Code hook: through npx, a bin or a copy named returnlint.cjs. */
+function ourHook(hooks: unknown): { command: string } | undefined {
+  if (!Array.isArray(hooks)) return undefined;
+  return hooks.find((hook): hook is { command: string } => isObject(hook) && typeof hook.command === "string" && /returnlint(?:\.cjs)?"?\s+hook claude\b/.test(hook.command));
+}
+
+function runsReturnlint(hooks: unknown): boolean {
+  return ourHook(hooks) !== undefined;
+}
+
+// The MCP server (docs/mcp.md)
+
+export const MCP_SERVER = { command: "npx", args: ["--no-install", "returnlint-mcp"] } as const;
+/** Every tool of the server: it only reads. */
+const MCP_PERMISSION = "mcp__returnlint";
+
+function mcpServerChange(cwd: string): Change | undefined {
+  const settings = openSettings(cwd, [".mcp.json"]);
+  const change = { verb: "add", what: `the returnlint MCP server to .mcp.json${settings.json === undefined ? " (a new file)" : ""}` } as const;
+  return edited(settings, { mcpServers: { returnlint: MCP_SERVER } }, change, (json, root) => {
+    const servers = containerAt(settings, root, "mcpServers", "object");
+    if (servers === undefined) put(json, root, "mcpServers", { returnlint: MCP_SERVER });
+    else if (json.member(servers, "returnlint") !== undefined) return undefined;
+    else json.addMember(servers, "returnlint", MCP_SERVER);
+    return change;
+  });
+}
+
+/** Claude Code takes a project server's approval and its tools' permissions from the user's own local settings. */
+function mcpSettingsChange(cwd: string): Change | undefined {
+  const settings = openSettings(cwd, [".claude", "settings.local.json"]);
+  const what = `.claude/settings.local.json: the returnlint MCP server enabled and its tools ("${MCP_PERMISSION}") allowed`;
+  const fresh = { enabledMcpjsonServers: ["returnlint"], permissions: { allow: [MCP_PERMISSION] } };
+  return edited(settings, fresh, { verb: "write", what }, (json, root) => {
+    const enabled = containerAt(settings, root, "enabledMcpjsonServers", "array");
+    const permissions = containerAt(settings, root, "permissions", "object");
+    const allow = permissions === undefined ? undefined : containerAt(settings, permissions, "allow", "array", "permissions.allow");
+    const enable = !(enabled === undefined ? [] : (json.value(enabled) as unknown[])).includes("returnlint");
+    const allowed = allow === undefined ? [] : (json.value(allow) as unknown[]);
+    const permit = !allowed.includes(MCP_PERMISSION) && !allowed.some((rule) => typeof rule === "string" && rule.startsWith(`${MCP_PERMISSION}__`));
+    if (!enable && !permit) return undefined;
+    if (enable) {
+      if (enabled === undefined) put(json, root, "enabledMcpjsonServers", ["returnlint"]);
+      else json.append(enabled, "returnlint");
+    }
+    if (permit) {
+      if (permissions === undefined) put(json, root, "permissions", { allow: [MCP_PERMISSION] });
+      else if (allow === undefined) put(json, permissions, "allow", [MCP_PERMISSION]);
+      else json.append(allow, MCP_PERMISSION);
+    }
+    return { verb: "update", what };
+  });
+}
+
+/**
+ * `returnlint init claude`: the SubagentStop hook in .claude/settings.json, run with node from the
+ * project's node_modules, else from the one-file copy init writes in .claude/hooks/ (--vendor: always
+ * that copy); --mcp adds the MCP server.
+ */
+export const claudeSetup: HostSetup = {
+  flags: { vendor: true, mcp: true },
+  async plan(cwd, flags, warn) {
+    const vendor = flags.vendor || !existsSync(path.join(cwd, ...INSTALLED_BIN));
+    const changes = [
+      ...(vendor ? [vendoredChange(cwd)] : []),
+      await claudeChange(cwd, vendor ? HOOK_COMMANDS.vendored : HOOK_COMMANDS.installed, warn),
+      ...(flags.mcp ? [mcpServerChange(cwd), mcpSettingsChange(cwd)] : []),
+    ];
+    const hookNext = vendor
+      ? `commit ${VENDORED_FILE.join("/")} with .claude/settings.json: the hook runs it with node, nothing to install`
+      : "keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node";
+    return {
+      changes,
+      done: `.claude/settings.json already runs returnlint${flags.mcp ? ", and the MCP server is set up" : ""}`,
+      next: `${hookNext}${flags.mcp ? `; the MCP server needs @returnlint/mcp in node_modules (docs/install.md)` : ""}`,
+      offer: flags.mcp ? "" : 'Also: "returnlint init claude --mcp" adds the MCP server, so that a subagent can check its own return before it stops (docs/mcp.md).\n',
+    };
+  },
+};

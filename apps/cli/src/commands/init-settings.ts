@@ -1,0 +1,209 @@
+import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { codeOf, FileRefusedError, isReturnlintError, readRegularFile, ReturnlintError, type LoadedConfig } from "@returnlint/core";
+import { commandForAgent } from "@returnlint/api";
+import { loadReturnlintConfig } from "../host.js";
+import { DuplicateKeyError, JsonText, type JsonNode, type JsonObjectNode } from "./init-json.js";
+
+// What every `returnlint init HOST` shares: the change it plans to a file, and a host's JSON
+// settings file opened for editing as text (init-json.ts), so that nothing else in it changes.
+
+/** One file to write, and what the change is: "add …", said as "Would add …" or "Added …". */
+export interface Change {
+  /** The file as the user knows it (below the project's root). */
+  readonly file: string;
+  /** Where it is written: `root/<names…>`, a symlink's target when the file is one (inside the project). */
+  readonly root: string;
+  readonly names: readonly string[];
+  readonly content: string;
+  readonly verb: "add" | "update" | "write";
+  readonly what: string;
+  /** A file too long to print whole (the one-file copy): --dry-run names it only. */
+  readonly long?: boolean;
+}
+
+/** What `init HOST` plans: the changes (undefined: a file already as it should be), and what it says. */
+export interface HostPlan {
+  readonly changes: readonly (Change | undefined)[];
+  /** Said when nothing changes: "… already runs returnlint". */
+  readonly done: string;
+  /** What the user does next, after the changes are written. */
+  readonly next: string;
+  /** One more line after "Next:", or "". */
+  readonly offer?: string;
+}
+
+/** The flags of `returnlint init HOST` beyond --dry-run and --help. */
+export interface HostFlags {
+  readonly vendor: boolean;
+  readonly mcp: boolean;
+  readonly local: boolean;
+}
+
+/** A host `returnlint init` sets up. */
+export interface HostSetup {
+  /** The flags it takes beyond --dry-run, and what to say when another is given. */
+  readonly flags: Readonly<Partial<Record<keyof HostFlags, true>>>;
+  plan(cwd: string, flags: HostFlags, warn: (line: string) => void): Promise<HostPlan>;
+}
+
+/** A host's settings file is a few kilobytes; a larger one is not read. */
+const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
+/** The one-file copy is a few megabytes; anything much larger by its name is not one. */
+export const MAX_VENDORED_BYTES = 64 * 1024 * 1024;
+
+/** A settings file init edits: as the user names it, where it is written, and its text (undefined: there is none yet). */
+export interface SettingsFile {
+  readonly file: string;
+  readonly root: string;
+  readonly names: readonly string[];
+  readonly json: JsonText | undefined;
+}
+
+/**
+ * Opens `cwd/<names…>` for editing. A symlink stays one: its target is edited, when it is a
+ * file inside the project (the folder init was run in); one that leads outside, or nowhere, is
+ * refused. Only a regular file is read (never a FIFO or a device), and only a JSON object.
+ */
+export function openSettings(cwd: string, names: readonly string[]): SettingsFile {
+  const file = path.join(cwd, ...names);
+  if (lstatOrUndefined(file) === undefined) return { file, root: cwd, names, json: undefined };
+  let real: string;
+  let root: string;
+  try {
+    root = realpathSync.native(cwd);
+    real = realpathSync.native(file);
+  } catch (error) {
+    throw unreadable(file, codeOf(error) === "ENOENT" ? "it is a symbolic link to a file that does not exist" : `it cannot be resolved (${codeOf(error) ?? String(error)})`);
+  }
+  const relative = path.relative(root, real);
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
+    throw unreadable(file, `it is a symbolic link to ${real}, outside the project; edit that file yourself, or replace the link with a file`);
+  }
+  let text: string;
+  try {
+    text = readRegularFile(real, { maxBytes: MAX_SETTINGS_BYTES }).bytes.toString("utf8");
+  } catch (error) {
+    if (error instanceof FileRefusedError) throw unreadable(file, error.reason);
+    throw error;
+  }
+  const json = JsonText.parse(text);
+  if (typeof json === "string") throw unreadable(file, `it is not JSON (${json})${file.endsWith(".jsonc") ? "; comments cannot be kept, so add the entry by hand" : ""}`);
+  if (json.root.kind !== "object") throw unreadable(file, "it is not a JSON object");
+  return { file, root, names: relative.split(path.sep), json };
+}
+
+/**
+ * The change to a settings file: `fresh` written as a new file when there is none, else the
+ * edits `edit` makes to its text (undefined: nothing to change). A key written twice on the
+ * way to what init edits is refused: which one the host reads is not init's to guess.
+ */
+export function edited(
+  settings: SettingsFile,
+  fresh: unknown,
+  created: Pick<Change, "verb" | "what">,
+  edit: (json: JsonText, root: JsonObjectNode) => Pick<Change, "verb" | "what"> | undefined,
+): Change | undefined {
+  const { file, root, names, json } = settings;
+  if (json === undefined) return { file, root, names, content: `${JSON.stringify(fresh, null, 2)}\n`, ...created };
+  let change: Pick<Change, "verb" | "what"> | undefined;
+  try {
+    change = edit(json, json.root as JsonObjectNode);
+  } catch (error) {
+    if (error instanceof DuplicateKeyError) throw unreadable(file, `${error.message}, and init cannot tell which one the host reads`);
+    throw error;
+  }
+  return change === undefined ? undefined : { file, root, names, content: json.toString(), ...change };
+}
+
+/** The object or array at `key`; undefined when there is none, or null; a sentence when it is something else. */
+export function containerAt<Kind extends "object" | "array">(settings: SettingsFile, parent: JsonObjectNode, key: string, kind: Kind, shown = key): Extract<JsonNode, { kind: Kind }> | undefined {
+  const member = settings.json?.member(parent, key);
+  if (member === undefined || (member.value.kind === "scalar" && settings.json?.value(member.value) === null)) return undefined;
+  if (member.value.kind !== kind) throw unreadable(settings.file, `"${shown}" is not ${kind === "object" ? "an object" : "an array"}`);
+  return member.value as Extract<JsonNode, { kind: Kind }>;
+}
+
+/** Sets `key` to `value`: a new member, or in place of a null. */
+export function put(json: JsonText, parent: JsonObjectNode, key: string, value: unknown): void {
+  const member = json.member(parent, key);
+  if (member === undefined) json.addMember(parent, key, value);
+  else json.replace(member.value, value);
+}
+
+export function lstatOrUndefined(file: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text of a regular file of at most `maxBytes`; undefined for anything else (nothing, a FIFO, a device, a larger file). */
+export function readIfRegular(file: string, maxBytes: number): string | undefined {
+  try {
+    return readRegularFile(file, { maxBytes }).bytes.toString("utf8");
+  } catch (error) {
+    if (error instanceof FileRefusedError) return undefined;
+    throw error;
+  }
+}
+
+export function unreadable(file: string, why: string): ReturnlintError {
+  return new ReturnlintError("USAGE", `Cannot update ${file}: ${why}. init changes nothing.`);
+}
+
+// The project's agents
+
+/** The agents returnlint checks: those `defined` in the host's folder and those of the config's agents map, when they map to a command. */
+export async function checkedAgents(cwd: string, defined: readonly string[], host: string): Promise<string[]> {
+  let config: LoadedConfig | undefined;
+  try {
+    config = await loadReturnlintConfig({ cwd });
+  } catch (error) {
+    if (!isReturnlintError(error)) throw error;
+    throw new ReturnlintError(error.code, `${error.message} Fix it first: init ${host} reads its "agents" map.`, error.problems);
+  }
+  const names = new Set([...defined, ...Object.keys(config.config.agents ?? {})]);
+  return [...names].filter((name) => commandForAgent(config, name) !== null).sort();
+}
+
+/** An agent definition is a page of instructions; a larger file is not read. */
+const MAX_DEFINITION_BYTES = 1024 * 1024;
+
+/**
+ * The agents defined in the project's folder `dir` (relative, with "/"), one per file ending in
+ * `suffix`. A definition that is no regular file (a FIFO, a link to /dev/zero) or is too large is
+ * skipped, and said: it is never opened for reading.
+ */
+export function agentFiles(cwd: string, dir: string, suffix: string, warn: (line: string) => void): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(path.join(cwd, dir)).filter((name) => name.endsWith(suffix));
+  } catch {
+    return [];
+  }
+  return files.flatMap((name) => {
+    let text: string;
+    try {
+      text = readRegularFile(path.join(cwd, dir, name), { maxBytes: MAX_DEFINITION_BYTES }).bytes.toString("utf8");
+    } catch (error) {
+      if (!(error instanceof FileRefusedError)) throw error;
+      warn(`skipped the agent definition ${dir}/${name}: ${error.reason}.`);
+      return [];
+    }
+    // The agent's name is its frontmatter's `name:`, else the file's name.
+    return [/^---\r?\n(?:[\s\S]*?\r?\n)?name:\s*["']?([^"'\r\n]+?)["']?\s*\r?\n/.exec(text)?.[1] ?? name.slice(0, -suffix.length)];
+  });
+}
+
+/**
+ * A matcher Claude Code reads as intended: names of letters, digits, `_` and `-` joined by
+ * `|` are compared as exact names; names with other characters (a plugin's `plugin:agent`)
+ * need a regular expression, anchored so that it still means exactly these names.
+ */
+export function matcherFor(agents: readonly string[]): string | undefined {
+  if (agents.length === 0) return undefined;
+  if (agents.every((name) => /^[\w-]+$/.test(name))) return agents.join("|");
+  return `^(${agents.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`;
+}

@@ -1,0 +1,55 @@
+/**
+ * A host where subagents stop (Claude Code, Codex, Copilot CLI, Gemini CLI, Cursor), as the hook
+ * sees it: how to read the payload it sends, and how to answer it. Everything between (finding the
+ * return, checking it, the ledger of bounded blocks, the verdict files, fail-open and fail-closed)
+ * is the hook's own and the same for every host (hook.ts): a host is an adapter, data in and out.
+ */
+export interface HostAdapter {
+  /** What `returnlint hook NAME` and `returnlint init NAME` call it. */
+  readonly name: string;
+  /** The product's name, in sentences the user reads ("Claude Code"). */
+  readonly title: string;
+  /** Reads the host's payload: a stop to check, a call the hook leaves alone, or a sentence saying what is wrong. */
+  parse(text: string): PayloadOutcome;
+  /** What the hook prints on standard output to fail the return: the reason goes to `reader`. */
+  block(reason: string): string;
+  /** What the hook prints when the return passes, or an agent is none of its business ("" for nothing). */
+  readonly passOutput: string;
+  /** How a sentence for the user goes on standard output when the stop is let through ("" when the host shows none; standard error always has it). */
+  notice(sentence: string): string;
+  /**
+   * Who reads a block's reason: the subagent, sent back to work (Claude Code, Codex, Copilot CLI,
+   * Cursor), or the parent, which receives the reason in place of the return (Gemini CLI).
+   */
+  readonly reader: "subagent" | "parent";
+  /** The file that defines a project agent of this name, relative to the project root, or undefined when the host has none there. */
+  definitionFile(agent: string): string | undefined;
+}
+
+/**
+ * A stop, as every host's payload is read into it. The names are Claude Code's (the first host):
+ * `StopHookInput` and `SubagentStopHookInput` in `@anthropic-ai/claude-agent-sdk`.
+ */
+export interface StopPayload {
+  /** The host's event name, as it sent it (said in sentences, never decided on). */
+  readonly event: string;
+  /** Whether the main agent stops (a Stop hook) rather than a subagent. */
+  readonly main: boolean;
+  readonly sessionId: string;
+  /** The project directory the hook runs for: artifact paths, the config and `.returnlint/` are relative to it. */
+  readonly cwd: string;
+  /** Another stop hook is already holding this agent. */
+  readonly stopHookActive: boolean;
+  readonly agentId?: string;
+  readonly agentType?: string;
+  /** The agent's final message; absent when the host's version does not send it. */
+  readonly lastAssistantMessage?: string;
+  /** The subagent's own transcript (Claude Code's JSONL): evidence for the artifact-evidence rule. */
+  readonly transcriptPath?: string;
+}
+
+export type PayloadOutcome =
+  | { readonly ok: true; readonly payload: StopPayload }
+  /** A call of the hook that is not a subagent's stop (another tool, an event returnlint does not handle): nothing to check, nothing said. */
+  | { readonly ok: true; readonly ignore: string }
+  | { readonly ok: false; readonly reason: string };
