@@ -16,7 +16,8 @@ import { parsePayload } from "./claude.js";
 export function parseCodexPayload(text: string): PayloadOutcome {
   const outcome = parsePayload(text);
   if (!outcome.ok || "ignore" in outcome) return outcome;
-  const { transcriptPath: _rollout, ...payload } = outcome.payload;
+  const payload = { ...outcome.payload };
+  delete payload.transcriptPath;
   return { ok: true, payload };
 }
 
