@@ -1,10 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { loadReturnlintConfig } from "@returnlint/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codexHookHash, codexHookKey } from "../../apps/cli/src/commands/codex-config.js";
-import { codexDoctor } from "../../apps/cli/src/doctor/codex.js";
 import { codexAgentFile, codexBuiltInAgents, codexHooks, codexPhantomThenFixed, recordHookRuns, runCodex, writeCodexHome, CODEX_ROLE_PROMPTS } from "./codex.js";
 import { jsonSnippet } from "./docs.js";
 import { CLI, cleanUp, linkWorkspaceCli, readJson, tempDir, writeFiles } from "./hosts.js";
@@ -53,9 +51,10 @@ function verdicts(root: string): Record<string, Record<string, unknown>> {
   return Object.fromEntries(readdirSync(dir).map((name) => [name, readJson(path.join(dir, name))]));
 }
 
-async function doctorFails(root: string, home: string): Promise<string[]> {
-  const lines = await codexDoctor.check({ root, config: await loadReturnlintConfig({ cwd: root }), env: { CODEX_HOME: home, HOME: home } });
-  return lines.filter((line) => line.level === "fail").map((line) => line.text);
+/** `returnlint doctor --host codex` in the project, with Codex's home where the test keeps it. */
+function doctor(root: string, home: string): { status: number | null; stdout: string } {
+  const run = spawnSync(process.execPath, [BIN, "doctor", "--host", "codex"], { cwd: root, encoding: "utf8", env: { ...process.env, CODEX_HOME: home, HOME: home } });
+  return { status: run.status, stdout: run.stdout };
 }
 
 describe("Codex 0.169.0 with returnlint hook codex", () => {
@@ -73,9 +72,13 @@ describe("Codex 0.169.0 with returnlint hook codex", () => {
     const hook = entry.hooks.SubagentStop[0];
     expect(listed).toMatchObject({ eventName: "subagentStop", trustStatus: "untrusted", key: codexHookKey(path.join(root, ".codex", "hooks.json"), 0, 0) });
     expect(listed?.currentHash).toBe(codexHookHash(hook?.matcher, { command: hook?.hooks[0]?.command ?? "", timeout: hook?.hooks[0]?.timeout ?? 0 }));
-    expect(await doctorFails(root, home)).toEqual([expect.stringMatching(/^Codex has not trusted the returnlint hook: it skips it without a word/) as unknown as string]);
+    const untrusted = doctor(root, home);
+    expect(untrusted.stdout).toContain("✗ Codex has not trusted the returnlint hook: it skips it without a word");
+    expect(untrusted.stdout.match(/^ {2}✗/gm)).toHaveLength(1);
+    expect(untrusted.status).toBe(1);
     await codexHooks(root, home, true);
-    expect(await doctorFails(root, home)).toEqual([]);
+    expect(doctor(root, home)).toEqual({ status: 0, stdout: expect.stringContaining("✓ Codex trusts the returnlint hook as it is now") as unknown });
+    expect(doctor(root, home).stdout).toContain("Every host checked can run returnlint.");
 
     server.play(codexPhantomThenFixed());
     const run = await runCodex(root, PARENT_PROMPT, home);
@@ -110,7 +113,7 @@ describe("Codex 0.169.0 with returnlint hook codex", () => {
 
   it("leaves Codex's own default, worker and explorer alone: the hook runs for each (no matcher) and lets it stop", async () => {
     const log = path.join(tempDir("codex-log"), "hook-runs.jsonl");
-    const root = project({ agents: false, install: (dir) => recordHookRuns(dir, BIN, log) });
+    const root = project({ agents: false, install: (dir) => { recordHookRuns(dir, BIN, log); } });
     expect(readJson(path.join(root, ".codex", "hooks.json"))).toMatchObject({ hooks: { SubagentStop: [{ hooks: [{ command: expect.stringContaining("node_modules/returnlint/dist/returnlint.cjs hook codex") as unknown }] }] } });
     const home = tempDir("codex-home");
     writeCodexHome(home, server, [root]);
@@ -139,11 +142,11 @@ describe("Codex 0.169.0 with returnlint hook codex", () => {
     expect(server.of("lean-research-agent").map((request) => request.turn)).toEqual(["subagent returns"]);
     expect(verdicts(root)).toEqual({});
     expect(existsSync(path.join(root, REPORT))).toBe(false);
-    expect(await doctorFails(root, home)).toEqual([expect.stringMatching(/^Codex has not trusted the returnlint hook/) as unknown as string]);
+    expect(doctor(root, home)).toEqual({ status: 1, stdout: expect.stringContaining("✗ Codex has not trusted the returnlint hook") as unknown });
     // A project Codex does not trust loses its hooks the same way.
     const untrustedProject = tempDir("codex-home");
     writeCodexHome(untrustedProject, server, []);
     expect(await codexHooks(root, untrustedProject)).toEqual([]);
-    expect((await doctorFails(root, untrustedProject))[0]).toMatch(/^Codex does not trust this project/);
+    expect(doctor(root, untrustedProject)).toEqual({ status: 1, stdout: expect.stringContaining("✗ Codex does not trust this project") as unknown });
   });
 });

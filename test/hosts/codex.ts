@@ -79,7 +79,7 @@ export async function codexHooks(root: string, home: string, trust = false): Pro
   const call = (method: string, params: unknown) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       sequence += 1;
-      const timer = setTimeout(() => reject(new Error(`codex app-server did not answer ${method} within 20 s`)), 20_000);
+      const timer = setTimeout(() => { reject(new Error(`codex app-server did not answer ${method} within 20 s`)); }, 20_000);
       answers.set(sequence, (message) => {
         clearTimeout(timer);
         if (message.error !== undefined) reject(new Error(`codex app-server: ${method}: ${JSON.stringify(message.error)}`));
