@@ -13,6 +13,9 @@ specs/N_*/.return-meta.json it names), and checks it.
 
 Hosts:
   claude      Claude Code: a SubagentStop or Stop hook
+  codex       Codex: a SubagentStop hook in .codex/hooks.json (the same
+              answers; Codex's own default, worker and explorer agents are
+              left alone)
 
   pass        prints nothing: the subagent stops
   fail        prints {"decision":"block","reason":…}: the subagent is sent
