@@ -13,6 +13,9 @@ specs/N_*/.return-meta.json it names), and checks it.
 
 Hosts:
   claude      Claude Code: a SubagentStop or Stop hook
+  copilot     GitHub Copilot CLI: a subagentStop hook (its agentStop is left
+              alone); a stop it lets through exits 2, which Copilot CLI shows
+              as a hook warning; --fail-closed holds with a block
 
   pass        prints nothing: the subagent stops
   fail        prints {"decision":"block","reason":…}: the subagent is sent
