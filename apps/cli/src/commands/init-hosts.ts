@@ -12,8 +12,8 @@ export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--vendor] [--mcp]
        returnlint init opencode [--local] [--dry-run]
        returnlint init copilot [--vendor] [--dry-run]
 
-Sets up a host to run returnlint on every subagent return. Both change only
-what they need, keep everything else in the file, and change nothing when the
+Sets up a host to run returnlint on every subagent return. Each changes only
+what it needs, keeps everything else in the file, and changes nothing when the
 host is already set up.
 
   claude     adds a SubagentStop hook that runs returnlint with node to
