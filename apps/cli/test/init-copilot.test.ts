@@ -85,6 +85,10 @@ describe("returnlint init copilot", SLOW, () => {
     expect(run.stdout).toBe(`Copilot CLI already runs returnlint when a subagent stops: .claude/settings.json (SubagentStop), and a second hook would count every attempt twice; nothing to change.\n${TRUST(root)}`);
     expect(run.status).toBe(0);
     expect(existsSync(path.join(root, ".github"))).toBe(false);
+
+    // Its own file with the hook under the PascalCase event (Claude Code's fields) is a hook there too.
+    const pascal = project({ ".github/hooks/returnlint.json": { hooks: { SubagentStop: [{ type: "command", command: "npx --no-install returnlint hook copilot" }] } } });
+    expect(returnlint(["init", "copilot"], { cwd: pascal }).stdout).toContain("Copilot CLI already runs returnlint when a subagent stops: .github/hooks/returnlint.json (SubagentStop), and a second hook");
   });
 
   it("--dry-run writes nothing; a hooks file that is not JSON is left as it is, exit 2", () => {

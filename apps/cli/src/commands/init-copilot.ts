@@ -150,11 +150,11 @@ export const copilotSetup: HostSetup = {
   async plan(cwd, flags, warn) {
     const vendor = flags.vendor || !existsSync(path.join(cwd, ...INSTALLED_BIN));
     const ownFile = COPILOT_HOOKS_FILE.join("/");
-    const elsewhere = copilotHookFiles(cwd)
-      .filter((file) => file !== ownFile)
+    const registered = copilotHookFiles(cwd)
       .flatMap((file) => returnlintHooksOf(cwd, file))
       .filter((hook) => SUBAGENT_STOP.has(hook.event));
-    const ours = returnlintHooksOf(cwd, ownFile).some((hook) => SUBAGENT_STOP.has(hook.event));
+    const elsewhere = registered.filter((hook) => hook.file !== ownFile || hook.event !== "subagentStop");
+    const ours = elsewhere.length < registered.length;
     const defined = [...agentFiles(cwd, ".github/agents", ".agent.md", warn), ...agentFiles(cwd, ".claude/agents", ".md", warn)];
     const agents = await checkedAgents(cwd, defined, "copilot");
     const trust = `Trust: Copilot CLI runs a project's hooks only in a folder you trust, and skips them without a word otherwise. Start "copilot" in ${cwd} once and let it remember the folder (it lists it under "trustedFolders" in ~/.copilot/config.json), or run "copilot -p" with --trust-folder or COPILOT_ALLOW_ALL=true; "returnlint doctor --host copilot" says whether the hook will run.`;
