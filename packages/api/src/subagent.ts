@@ -11,8 +11,9 @@ import type { ValidationReport } from "./validate.js";
 
 /**
  * The subagents the hosts ship, by their exact names: Claude Code's (`Plan`, `Explore`,
- * `general-purpose`, …) and OpenCode's (`general`, `explore`, …). They answer in prose by
- * design, so the name rule never maps them; the config's `agents` map still can.
+ * `general-purpose`, …), OpenCode's (`general`, `explore`, …) and Copilot CLI's (`task`,
+ * `research`, …). They answer in prose by design, so the name rule never maps them; the config's
+ * `agents` map still can.
  */
 export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
   "Plan",
@@ -30,6 +31,11 @@ export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
   "default",
   "worker",
   "explorer",
+  // Copilot CLI's.
+  "task",
+  "code-review",
+  "research",
+  "security-review",
 ]);
 
 /**

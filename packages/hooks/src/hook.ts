@@ -241,8 +241,9 @@ async function record(
 /**
  * The return could not be validated (a broken config, a rule that crashed). The stop goes
  * through, unless --fail-closed: then the hook exits 2 (the host keeps the agent working and
- * shows it the message), bounded by the same ledger as blocks, so that a problem the agent
- * cannot fix does not re-run it until the host's own limit.
+ * shows it the message), or blocks with the message where the host holds agents that way only
+ * (`holdBy`), bounded by the same ledger as blocks, so that a problem the agent cannot fix does
+ * not re-run it until the host's own limit (Copilot CLI has none).
  */
 async function cannotValidate(io: HostOutput, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
   const checked: CheckedReturn = {
@@ -264,7 +265,9 @@ async function cannotValidate(io: HostOutput, attempt: Attempt, message: string,
     return giveWay(io, false, `${message.replace(/\.$/, "")}${why}; the verdict in ${verdict} records it`, !attempt.failClosed);
   }
   io.stderr(`returnlint hook: ${message}\n`);
-  return EXIT.error;
+  if (io.host.holdBy !== "block") return EXIT.error;
+  io.stdout(io.host.block(message));
+  return EXIT.passed;
 }
 
 /** An error as the hook says it on standard error: a returnlint error with its problems, else its message. */
@@ -275,7 +278,8 @@ export function describeFailure(error: unknown): string {
 /**
  * Lets the stop through and says why where the user sees it: the host's notice on standard output
  * (Claude Code's `systemMessage`: an exit-0 hook's standard error is seen only in verbose mode), and
- * the same sentence on standard error for logs. `--fail-closed` makes it exit 2 instead, the host's
+ * the same sentence on standard error for logs; a host that shows only a failing hook's standard
+ * error gets exit 2 (`noticeExitCode`). `--fail-closed` makes it exit 2 instead, the host's
  * "blocking error", whose standard error the host shows the agent.
  */
 export function giveWay(io: HostOutput, failClosed: boolean, message: string, hint = true): number {
@@ -285,7 +289,7 @@ export function giveWay(io: HostOutput, failClosed: boolean, message: string, hi
     io.stdout(notice === "" ? io.host.passOutput : notice);
   }
   io.stderr(`${sentence}\n`);
-  return failClosed ? EXIT.error : EXIT.passed;
+  return failClosed ? EXIT.error : (io.host.noticeExitCode ?? EXIT.passed);
 }
 
 function decide(

@@ -18,6 +18,18 @@ export interface HostAdapter {
   /** How a sentence for the user goes on standard output when the stop is let through ("" when the host shows none; standard error always has it). */
   notice(sentence: string): string;
   /**
+   * The exit code of a stop let through with a sentence for the user: 0 (the default) where the host
+   * reads `notice`; 2 where the host shows a hook's standard error only when it exits 2, and lets the
+   * stop through all the same (Copilot CLI's hook warning).
+   */
+  readonly noticeExitCode?: 0 | 2;
+  /**
+   * How --fail-closed holds an agent whose return could not be checked: "exit" (the default), exit 2
+   * with the sentence on standard error, the host's blocking error (Claude Code); "block", the host's
+   * block with the sentence as its reason, where exit 2 only warns (Copilot CLI).
+   */
+  readonly holdBy?: "exit" | "block";
+  /**
    * Who reads a block's reason: the subagent, sent back to work (Claude Code, Codex, Copilot CLI,
    * Cursor), or the parent, which receives the reason in place of the return (Gemini CLI).
    */

@@ -3,5 +3,6 @@ export type { HostAdapter, PayloadOutcome, StopPayload } from "./host.js";
 export { HOSTS, hostNamed } from "./hosts/index.js";
 export { claude, parsePayload } from "./hosts/claude.js";
 export { codex, parseCodexPayload } from "./hosts/codex.js";
+export { copilot, parseCopilotPayload } from "./hosts/copilot.js";
 export { PayloadFields } from "./hosts/payload-fields.js";
 export { STATE_DIR } from "./state.js";

@@ -16,6 +16,9 @@ Hosts:
   codex       Codex: a SubagentStop hook in .codex/hooks.json (the same
               answers; Codex's own default, worker and explorer agents are
               left alone)
+  copilot     GitHub Copilot CLI: a subagentStop hook (its agentStop is left
+              alone); a stop it lets through exits 2, which Copilot CLI shows
+              as a hook warning; --fail-closed holds with a block
 
   pass        prints nothing: the subagent stops
   fail        prints {"decision":"block","reason":…}: the subagent is sent

@@ -5,15 +5,17 @@ import { writeInside } from "../atomic.js";
 import type { CommandIo } from "./io.js";
 import { claudeSetup } from "./init-claude.js";
 import { codexSetup } from "./init-codex.js";
+import { copilotSetup } from "./init-copilot.js";
 import { opencodeSetup } from "./init-opencode.js";
 import type { Change, HostFlags, HostSetup } from "./init-settings.js";
 
 export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--vendor] [--mcp] [--dry-run]
        returnlint init codex [--vendor] [--dry-run]
+       returnlint init copilot [--vendor] [--dry-run]
        returnlint init opencode [--local] [--dry-run]
 
-Sets up a host to run returnlint on every subagent return. Both change only
-what they need, keep everything else in the file, and change nothing when the
+Sets up a host to run returnlint on every subagent return. Each changes only
+what it needs, keeps everything else in the file, and changes nothing when the
 host is already set up.
 
   claude     adds a SubagentStop hook that runs returnlint with node to
@@ -42,6 +44,14 @@ host is already set up.
              the hook only once you trust it in /hooks (init says how; it
              never trusts it for you); "returnlint doctor --host codex"
              checks the setup.
+  copilot    adds a subagentStop hook that runs returnlint with node to
+             .github/hooks/returnlint.json (written if missing), next to the
+             hooks there: node_modules' copy, else .github/hooks/returnlint.cjs,
+             which init writes (--vendor: always). No matcher: Copilot CLI runs
+             the hook for every subagent, and the name rule decides. Nothing is
+             added where .claude/settings.json's SubagentStop hook runs
+             returnlint already (Copilot CLI runs it too). It says how to trust
+             the folder: Copilot CLI skips an untrusted folder's hooks.
   opencode   adds "@returnlint/opencode" to the "plugin" list of opencode.json
              (written if missing); OpenCode installs it from the npm registry.
              --local writes .opencode/plugins/returnlint.js instead, which loads
@@ -49,8 +59,8 @@ host is already set up.
 
 Options:
   --dry-run            print what would change, change nothing
-  --vendor             (claude, codex) run the one-file copy in .claude/hooks/
-                       or .codex/hooks/
+  --vendor             (claude, codex, copilot) run the one-file copy in
+                       .claude/hooks/, .codex/hooks/ or .github/hooks/
   --mcp                (claude) add the MCP server too
   --local              (opencode) load the plugin from node_modules
   -h, --help           show this help
@@ -72,10 +82,10 @@ const OPTIONS = {
 const PAST = { add: "Added", update: "Updated", write: "Wrote" } as const;
 
 /** The hosts `returnlint init` sets up, by name. */
-const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, codex: codexSetup, opencode: opencodeSetup };
+const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, codex: codexSetup, copilot: copilotSetup, opencode: opencodeSetup };
 
 const FLAG_HINTS: Readonly<Record<keyof HostFlags, string>> = {
-  vendor: "--vendor is for returnlint init claude and returnlint init codex",
+  vendor: "--vendor is for returnlint init claude, codex and copilot",
   mcp: `--mcp is for returnlint init claude; docs/mcp.md shows OpenCode's "mcp" entry`,
   local: "--local is for returnlint init opencode",
 };
@@ -99,8 +109,9 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
     io.stderr(`returnlint: ${line}\n`);
   });
   const changes = plan.changes.filter((change): change is Change => change !== undefined);
+  const reminder = plan.reminder === undefined ? "" : `${plan.reminder}\n`;
   if (changes.length === 0) {
-    io.stdout(`${plan.done}; nothing to change.\n`);
+    io.stdout(`${plan.done}; nothing to change.\n${reminder}`);
     return EXIT.passed;
   }
   if (values["dry-run"] === true) {
@@ -111,7 +122,7 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
     return EXIT.passed;
   }
   for (const change of changes) writeInside(change.root, change.names, change.content);
-  io.stdout(`${changes.map((change) => `${PAST[change.verb]} ${change.what}.\n`).join("")}Next: ${plan.next}\n${plan.offer ?? ""}`);
+  io.stdout(`${changes.map((change) => `${PAST[change.verb]} ${change.what}.\n`).join("")}Next: ${plan.next}\n${reminder}${plan.offer ?? ""}`);
   return EXIT.passed;
 }
 

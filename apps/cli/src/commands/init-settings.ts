@@ -31,6 +31,8 @@ export interface HostPlan {
   readonly next: string;
   /** One more line after "Next:", or "". */
   readonly offer?: string;
+  /** What the host needs before it runs the hook at all (trusting the folder), said whether or not anything changed. */
+  readonly reminder?: string;
 }
 
 /** The flags of `returnlint init HOST` beyond --dry-run and --help. */

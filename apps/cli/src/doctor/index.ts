@@ -1,7 +1,8 @@
 import type { HostDoctor } from "./host-doctor.js";
 import { claudeDoctor } from "./claude.js";
 import { codexDoctor } from "./codex.js";
+import { copilotDoctor } from "./copilot.js";
 import { opencodeDoctor } from "./opencode.js";
 
 /** Every host `returnlint doctor` checks, in the order it reports them. */
-export const DOCTORS: readonly HostDoctor[] = [claudeDoctor, codexDoctor, opencodeDoctor];
+export const DOCTORS: readonly HostDoctor[] = [claudeDoctor, codexDoctor, copilotDoctor, opencodeDoctor];

@@ -8,7 +8,7 @@ const EVENTS = new Set(["Stop", "SubagentStop"]);
  * `SubagentStopHookInput` in `@anthropic-ai/claude-agent-sdk`: `session_id`, `cwd`,
  * `hook_event_name`, `stop_hook_active`, `agent_id`, `agent_type`, `agent_transcript_path`,
  * `last_assistant_message`); says what is wrong in a sentence when it is not one. Copilot CLI
- * runs a project's `.claude/settings.json` hooks with the same fields.
+ * runs a project's `.claude/settings.json` hooks with the same fields (fixtures/copilot-1.0.102/claude-*.json).
  */
 export function parsePayload(text: string): PayloadOutcome {
   const fields = PayloadFields.read(text);
@@ -21,9 +21,11 @@ export function parsePayload(text: string): PayloadOutcome {
   const agentId = fields.string("agent_id");
   const agentType = fields.string("agent_type");
   const lastAssistantMessage = fields.value.last_assistant_message === "" ? "" : fields.string("last_assistant_message");
-  // A subagent's own transcript; for a Stop hook, the session's.
-  const transcriptPath = fields.string("agent_transcript_path") ?? fields.string("transcript_path");
+  // A subagent's own transcript; for a Stop hook, the session's (a SubagentStop's transcript_path is its parent's).
+  const transcriptPath = fields.string("agent_transcript_path") ?? (event === "Stop" ? fields.string("transcript_path") : undefined);
   if (fields.reason !== undefined || sessionId === undefined || cwd === undefined) return { ok: false, reason: fields.reason ?? "" };
+  // Copilot CLI also runs Stop hooks inside a subagent, with its agent_id, besides SubagentStop: a block there does not send the subagent back.
+  if (event === "Stop" && agentId !== undefined) return { ok: true, ignore: "a subagent's own Stop (Copilot CLI): its SubagentStop is checked" };
   return {
     ok: true,
     payload: {
