@@ -26,6 +26,13 @@ export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
   "explore",
   "plan",
   "build",
+  // Cursor's, as its subagentStop payloads name them.
+  "generalPurpose",
+  "shell",
+  "browser-use",
+  "computerUse",
+  "cursor-guide",
+  "best-of-n-runner",
 ]);
 
 /**

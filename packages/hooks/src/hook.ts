@@ -148,7 +148,8 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
   if (decision.kind === "allow") {
     return giveWay(io, false, `${gaveUp(decision.because, entry)}: the return of ${agent ?? "the main agent"} still fails (${String(checked.problemCount)} ${checked.problemCount === 1 ? "problem" : "problems"}); the verdict in ${verdict} records it`, false);
   }
-  return passed(io);
+  // A block was the whole answer: nothing may follow it on standard output.
+  return decision.kind === "block" ? EXIT.passed : passed(io);
 }
 
 /** The return passes, or is none of the hook's business: the host's "carry on". */
@@ -240,8 +241,8 @@ async function record(
 
 /**
  * The return could not be validated (a broken config, a rule that crashed). The stop goes
- * through, unless --fail-closed: then the hook exits 2 (the host keeps the agent working and
- * shows it the message), bounded by the same ledger as blocks, so that a problem the agent
+ * through, unless --fail-closed: then the hook holds the agent (hold: the host keeps it working
+ * and shows it the message), bounded by the same ledger as blocks, so that a problem the agent
  * cannot fix does not re-run it until the host's own limit.
  */
 async function cannotValidate(io: HostOutput, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
@@ -263,8 +264,15 @@ async function cannotValidate(io: HostOutput, attempt: Attempt, message: string,
     const why = attempt.failClosed && decision.kind === "allow" ? ` (--fail-closed gave way: ${decision.because})` : "";
     return giveWay(io, false, `${message.replace(/\.$/, "")}${why}; the verdict in ${verdict} records it`, !attempt.failClosed);
   }
-  io.stderr(`returnlint hook: ${message}\n`);
-  return EXIT.error;
+  return hold(io, `returnlint hook: ${message}`);
+}
+
+/** Holds the agent for --fail-closed, the way its host can (HostAdapter.holdBy): exit 2, or the host's block. */
+function hold(io: HostOutput, sentence: string): number {
+  io.stderr(`${sentence}\n`);
+  if (io.host.holdBy !== "block") return EXIT.error;
+  io.stdout(io.host.block(sentence));
+  return EXIT.passed;
 }
 
 /** An error as the hook says it on standard error: a returnlint error with its problems, else its message. */
@@ -275,17 +283,15 @@ export function describeFailure(error: unknown): string {
 /**
  * Lets the stop through and says why where the user sees it: the host's notice on standard output
  * (Claude Code's `systemMessage`: an exit-0 hook's standard error is seen only in verbose mode), and
- * the same sentence on standard error for logs. `--fail-closed` makes it exit 2 instead, the host's
- * "blocking error", whose standard error the host shows the agent.
+ * the same sentence on standard error for logs. `--fail-closed` holds the agent instead (hold).
  */
 export function giveWay(io: HostOutput, failClosed: boolean, message: string, hint = true): number {
   const sentence = `returnlint hook: ${message}${failClosed || !hint ? "" : " (the stop goes through; --fail-closed blocks instead)"}`;
-  if (!failClosed) {
-    const notice = io.host.notice(sentence);
-    io.stdout(notice === "" ? io.host.passOutput : notice);
-  }
+  if (failClosed) return hold(io, sentence);
+  const notice = io.host.notice(sentence);
+  io.stdout(notice === "" ? io.host.passOutput : notice);
   io.stderr(`${sentence}\n`);
-  return failClosed ? EXIT.error : EXIT.passed;
+  return EXIT.passed;
 }
 
 function decide(

@@ -22,6 +22,13 @@ export interface HostAdapter {
    * Cursor), or the parent, which receives the reason in place of the return (Gemini CLI).
    */
   readonly reader: "subagent" | "parent";
+  /**
+   * How `--fail-closed` holds an agent whose stop the hook could not judge: "exit" (the default)
+   * exits 2, a blocking error to Claude Code, the sentence on standard error; "block" prints the
+   * host's block with the sentence and exits 0, for a host whose exit code cannot keep a stopping
+   * agent working (Cursor continues one only through a follow-up message).
+   */
+  readonly holdBy?: "exit" | "block";
   /** The file that defines a project agent of this name, relative to the project root, or undefined when the host has none there. */
   definitionFile(agent: string): string | undefined;
 }
