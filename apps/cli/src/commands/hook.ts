@@ -13,6 +13,10 @@ specs/N_*/.return-meta.json it names), and checks it.
 
 Hosts:
   claude      Claude Code: a SubagentStop or Stop hook
+  cursor      Cursor: a subagentStop hook (.cursor/hooks.json); a failing
+              return is sent back as {"followup_message":…}; a pass, or a
+              stop let through, prints {} (Cursor shows no message from a
+              stop hook: why it was let through is on standard error)
 
   pass        prints nothing: the subagent stops
   fail        prints {"decision":"block","reason":…}: the subagent is sent

@@ -1,56 +1,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { tempProject } from "@returnlint/testing";
+import { CURSOR_CONVERSATION, CURSOR_SUBAGENT_ID, cursorSubagentStop, researchReturnText, tempProject } from "@returnlint/testing";
 import { describe, expect, it } from "vitest";
 import { cursor, parseCursorPayload, runStopHook, STATE_DIR, type StopHookOptions } from "../index.js";
 
-// Cursor's agent CLI is not on the npm registry, so these payloads are built from Cursor's hooks
-// documentation (cursor.com/docs/agent/hooks), field by field: every hook gets conversation_id,
-// generation_id, model, hook_event_name, cursor_version, workspace_roots, user_email and
-// transcript_path; a subagentStop adds subagent_type, status, task, description, summary,
-// duration_ms, message_count, tool_call_count, loop_count, modified_files and agent_transcript_path
-// (and subagent_id, which subagentStart documents); a stop adds status and loop_count.
+// Cursor's agent is not on the npm registry: the payloads follow its hooks documentation field by
+// field (@returnlint/testing's cursor-payloads.ts says which).
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
-const CONVERSATION = "c7d2a9e4-5b1f-4e38-9a60-2f4b8c1d0e77";
 
-/** The subagent's final text: a sentence, then its v7 return in a ```json fence. */
-function finalText(artifacts: readonly string[]): string {
-  const value = {
-    status: "researched",
-    summary: "Researched task 259 and wrote the report.",
-    artifacts: artifacts.map((artifact) => ({ type: "report", path: artifact, summary: "Research report" })),
-    metadata: { session_id: "sess_1736700000_abc123", agent_type: "lean-research-agent", delegation_depth: 1, delegation_path: ["orchestrator", "research", "lean-research-agent"] },
-  };
-  return `Research complete.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
-}
-
-/** A subagentStop payload as Cursor's docs describe it; `summary: undefined` leaves the final text out. */
+/** A subagentStop whose summary returns the report; `summary: undefined` leaves the final text out. */
 function subagentStop(root: string, overrides: Readonly<Record<string, unknown>> = {}): string {
-  const payload: Record<string, unknown> = {
-    conversation_id: CONVERSATION,
-    generation_id: "0e5f3b7a-91c4-4d2e-b8a6-3c7d9e1f2a40",
-    model: "claude-4.5-sonnet",
-    hook_event_name: "subagentStop",
-    cursor_version: "2.4.21",
-    workspace_roots: [root],
-    user_email: "dev@example.com",
-    transcript_path: null,
-    subagent_id: "sa_4e1f2c3b",
-    subagent_type: "lean-research-agent",
-    status: "completed",
-    task: "Research task 259 and write the report.",
-    description: "Research task 259",
-    summary: finalText([REPORT]),
-    duration_ms: 45_210,
-    message_count: 14,
-    tool_call_count: 9,
-    loop_count: 0,
-    modified_files: [REPORT],
-    agent_transcript_path: null,
-    ...overrides,
-  };
-  return JSON.stringify(payload);
+  return JSON.stringify(cursorSubagentStop(root, researchReturnText([REPORT]), overrides));
 }
 
 async function run(root: string, payloadText: string, options: Partial<StopHookOptions> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
@@ -88,7 +49,7 @@ describe("returnlint hook cursor, on the payloads Cursor's docs describe", { tim
     const reason = followUp(answer);
     expect(reason).toContain("failed validation for /research (1 problem, attempt 1):");
     expect(reason).toContain(`- /artifacts/0/path: file "${REPORT}" does not exist; write it, or fix the path.`);
-    expect(verdictOf(root)).toMatchObject({ ok: false, command: "research", agentType: "lean-research-agent", agentId: "sa_4e1f2c3b", sessionId: CONVERSATION, decision: "block", attempts: 1 });
+    expect(verdictOf(root)).toMatchObject({ ok: false, command: "research", agentType: "lean-research-agent", agentId: CURSOR_SUBAGENT_ID, sessionId: CURSOR_CONVERSATION, decision: "block", attempts: 1 });
   });
 
   it("answers {} to a good return, which lets the subagent stop", async () => {
@@ -103,7 +64,7 @@ describe("returnlint hook cursor, on the payloads Cursor's docs describe", { tim
     const other = "specs/259_prove_completeness/reports/research-002.md";
     const sentence =
       "returnlint hook: gave up after 1 block, the most --max-blocks allows (max-blocks): the return of lean-research-agent still fails (1 problem); the verdict in .returnlint/verdicts/lean-research-agent--sa_4e1f2c3b.json records it";
-    expect(await run(root, subagentStop(root, { summary: finalText([other]), loop_count: 1 }), { maxBlocks: 1 })).toEqual({ status: 0, stdout: "{}\n", stderr: `${sentence}\n` });
+    expect(await run(root, subagentStop(root, { summary: researchReturnText([other]), loop_count: 1 }), { maxBlocks: 1 })).toEqual({ status: 0, stdout: "{}\n", stderr: `${sentence}\n` });
     expect(verdictOf(root)).toMatchObject({ ok: false, decision: "allow", allowedBecause: "max-blocks", attempts: 2 });
   });
 
@@ -143,7 +104,7 @@ describe("returnlint hook cursor, on the payloads Cursor's docs describe", { tim
 
   it("reads the final text from result where a payload of an earlier docs version has no summary", async () => {
     const root = tempProject();
-    const reason = followUp(await run(root, subagentStop(root, { summary: undefined, result: finalText([REPORT]) })));
+    const reason = followUp(await run(root, subagentStop(root, { summary: undefined, result: researchReturnText([REPORT]) })));
     expect(reason).toContain(`file "${REPORT}" does not exist`);
   });
 
@@ -172,16 +133,16 @@ describe("parseCursorPayload", () => {
     [
       "a subagentStop",
       subagentStop(root),
-      { ok: true, payload: { event: "subagentStop", main: false, sessionId: CONVERSATION, cwd: root, stopHookActive: false, agentId: "sa_4e1f2c3b", agentType: "lean-research-agent", lastAssistantMessage: finalText([REPORT]) } },
+      { ok: true, payload: { event: "subagentStop", main: false, sessionId: CURSOR_CONVERSATION, cwd: root, stopHookActive: false, agentId: CURSOR_SUBAGENT_ID, agentType: "lean-research-agent", lastAssistantMessage: researchReturnText([REPORT]) } },
     ],
-    ["a subagentStop without subagent_id", subagentStop(root, { subagent_id: undefined, summary: "" }), { ok: true, payload: { event: "subagentStop", main: false, sessionId: CONVERSATION, cwd: root, stopHookActive: false, agentType: "lean-research-agent", lastAssistantMessage: "" } }],
+    ["a subagentStop without subagent_id", subagentStop(root, { subagent_id: undefined, summary: "" }), { ok: true, payload: { event: "subagentStop", main: false, sessionId: CURSOR_CONVERSATION, cwd: root, stopHookActive: false, agentType: "lean-research-agent", lastAssistantMessage: "" } }],
     [
       "a stop (no final message in its payload)",
-      JSON.stringify({ conversation_id: CONVERSATION, generation_id: "g", hook_event_name: "stop", workspace_roots: [root, "/work/other"], status: "completed", loop_count: 0 }),
-      { ok: true, payload: { event: "stop", main: true, sessionId: CONVERSATION, cwd: root, stopHookActive: false } },
+      JSON.stringify({ conversation_id: CURSOR_CONVERSATION, generation_id: "g", hook_event_name: "stop", workspace_roots: [root, "/work/other"], status: "completed", loop_count: 0 }),
+      { ok: true, payload: { event: "stop", main: true, sessionId: CURSOR_CONVERSATION, cwd: root, stopHookActive: false } },
     ],
     ["an aborted subagent", subagentStop(root, { status: "aborted" }), { ok: true, ignore: 'the subagentStop of lean-research-agent has status "aborted"' }],
-    ["another event", JSON.stringify({ conversation_id: CONVERSATION, hook_event_name: "afterFileEdit", workspace_roots: [root] }), { ok: false, reason: '"hook_event_name" is "afterFileEdit": returnlint handles subagentStop and stop hooks only' }],
+    ["another event", JSON.stringify({ conversation_id: CURSOR_CONVERSATION, hook_event_name: "afterFileEdit", workspace_roots: [root] }), { ok: false, reason: '"hook_event_name" is "afterFileEdit": returnlint handles subagentStop and stop hooks only' }],
     ["a Claude Code payload", JSON.stringify({ session_id: "s", cwd: root, hook_event_name: "SubagentStop", agent_type: "researcher" }), { ok: false, reason: '"hook_event_name" is "SubagentStop": returnlint handles subagentStop and stop hooks only; "conversation_id" is missing; "workspace_roots" is missing' }],
     ["workspace_roots not an array", subagentStop(root, { workspace_roots: root }), { ok: false, reason: '"workspace_roots" must be an array of folders; received string' }],
     ["a subagentStop without its type", subagentStop(root, { subagent_type: undefined, conversation_id: 7 }), { ok: false, reason: '"conversation_id" must be a non-empty string; received number; "subagent_type" is missing' }],
