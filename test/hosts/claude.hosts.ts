@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { agentFile, runClaude } from "./claude.js";
 import { jsonSnippet } from "./docs.js";
-import { CLI, cleanUp, linkWorkspaceCli, readJson, tempDir, writeFiles } from "./hosts.js";
+import { CLI, cleanUp, linkWorkspaceCli, quietEnv, readJson, run as runProgram, tempDir, writeFiles } from "./hosts.js";
 import { startModelServer, type ModelServer } from "./model-server.js";
 import {
   alwaysPhantom,
@@ -73,6 +73,9 @@ function onlyVerdict(root: string): [string, Record<string, unknown>] {
 
 const claude = (root: string, prompt = PARENT_PROMPT, args: readonly string[] = []) => runClaude(root, prompt, { server, home, registry, args });
 
+/** `returnlint doctor --host claude` in the project, as a user runs it when nothing happens. */
+const doctor = (root: string) => runProgram(process.execPath, [path.join(CLI, "dist", "returnlint.cjs"), "doctor", "--host", "claude"], { cwd: root, env: quietEnv({ HOME: home }), timeoutMs: 30_000 });
+
 describe("Claude Code 2.1.330 with returnlint hook claude", () => {
   it("blocks a phantom return, the reason reaches the subagent, it writes the report, the hook passes (the docs' settings)", async () => {
     const root = project(docsSettings());
@@ -104,6 +107,9 @@ describe("Claude Code 2.1.330 with returnlint hook claude", () => {
     await claude(withPattern);
     expect(server.of("lean-research-agent")).toHaveLength(3);
     expect(onlyVerdict(withPattern)[1]).toMatchObject({ ok: true, attempts: 2 });
+    const fine = await doctor(withPattern);
+    expect(fine.stdout).toContain("  ✓ the hook runs for implementer (/implement), lean-research-agent (/research) and planner (/plan)\n");
+    expect(fine.status, fine.stdout).toBe(0);
 
     const withNames = project(docsSettings("research|plan|implement|revis"));
     server.play(phantomThenFixed(withNames));
@@ -113,6 +119,10 @@ describe("Claude Code 2.1.330 with returnlint hook claude", () => {
     expect(server.of("lean-research-agent")).toHaveLength(1);
     expect(existsSync(path.join(withNames, REPORT))).toBe(false);
     expect(verdicts(withNames)).toEqual({});
+    // What the user runs when nothing happened: doctor names the agents the matcher leaves out.
+    const told = await doctor(withNames);
+    expect(told.stdout).toContain('  ✗ no SubagentStop matcher takes implementer (/implement), lean-research-agent (/research) and planner (/plan): they stop unchecked; run "returnlint init claude" to rebuild the matcher\n');
+    expect(told.status).toBe(1);
   });
 
   it("--max-blocks 1, run from node_modules/.bin as the docs show: blocks once, then lets the next failing attempt stop and records it", async () => {

@@ -13,9 +13,12 @@ Commands:
   scan [DIR]           validate every .return-meta.json below DIR (default: specs/)
   audit [REPO]         validate every committed version of every .return-meta.json in
                        a repository's history: phantom work per agent and month
-  hook claude          a Claude Code SubagentStop/Stop hook: block a stop whose return fails
+  hook HOST            a host's subagent-stop hook (claude, …): block a stop whose
+                       return fails
   init                 write a commented returnlint.config.yaml for your format
-  init claude|opencode set up a host: the Claude Code hook, the OpenCode plugin
+  init HOST            set up a host: the Claude Code hook, the OpenCode plugin, …
+  doctor               will each host's hook really run? what to check when
+                       nothing happens
   mcp                  the MCP server (from @returnlint/mcp): a subagent checks its own return
   rules                list every rule, its severity in each preset and its docs
   explain RULE         print a rule's documentation
@@ -35,6 +38,7 @@ type Command = (argv: readonly string[], io: CommandIo) => Promise<number>;
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   audit: async () => (await import("./commands/audit.js")).audit,
   check: async () => (await import("./commands/check.js")).check,
+  doctor: async () => (await import("./commands/doctor.js")).doctor,
   explain: async () => (await import("./commands/explain.js")).explain,
   hook: async () => (await import("./commands/hook.js")).hook,
   init: async () => (await import("./commands/init.js")).init,
