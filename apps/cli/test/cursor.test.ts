@@ -4,7 +4,7 @@
 // agent is not on the npm registry, so the payloads follow its hooks documentation field by field
 // (@returnlint/testing's cursor-payloads.ts).
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CURSOR_SUBAGENT_ID, cursorSubagentStop, researchReturnText } from "@returnlint/testing";
@@ -232,5 +232,39 @@ describe("returnlint hook cursor", SLOW, () => {
     expect(run.stdout).toBe("{}\n");
     expect(run.stderr).toContain("returnlint hook: ");
     expect(returnlint(["hook", "--help"]).stdout).toContain('  cursor      Cursor: a subagentStop hook (.cursor/hooks.json); a failing\n              return is sent back as {"followup_message":…}');
+  });
+});
+
+describe("returnlint doctor --host cursor", SLOW, () => {
+  const doctor = (root: string, args: readonly string[] = ["--host", "cursor"]) => returnlint(["doctor", ...args], { cwd: root, env: { HOME: project({}) } });
+
+  it("passes the setup init cursor writes (exit 0), and checks Cursor unasked where the project has its hooks file", () => {
+    const root = project({ ".cursor/agents/lean-research-agent.md": agent("lean-research-agent") });
+    expect(returnlint(["init", "cursor"], { cwd: root }).status).toBe(0);
+    const run = doctor(root);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(
+      /^Cursor \(returnlint hook cursor\)\n {2}✓ \.cursor\/hooks\.json runs returnlint when a subagent stops \(subagentStop, matcher "\^\(lean-research-agent\)\$"\)\n {2}✓ the hook runs for lean-research-agent \(\/research\)\n {2}✓ the hook command runs from the project \(tried with a stop of an agent it leaves alone: exit 0 in \d+ ms\)\n {2}✓ loop_limit is 10, at least the hook's --max-blocks \(3\): returnlint's own bound comes first\n\nEvery host checked can run returnlint\.\n$/,
+    );
+    expect(run.status).toBe(0);
+    expect(doctor(root, [])).toMatchObject({ status: 0, stdout: expect.stringContaining("Cursor (returnlint hook cursor)\n") as unknown });
+  });
+
+  it.each([
+    ["a matcher that leaves out an agent added since", (root: string) => writeFileSync(path.join(root, ".cursor", "agents", "planner.md"), agent("planner")), '  ✗ the subagentStop matcher "^(lean-research-agent)$" does not take planner (/plan): it stops unchecked'],
+    ["a command that cannot run (the one-file copy not committed)", (root: string) => rmSync(path.join(root, ".cursor", "hooks", "returnlint.cjs")), '  ✗ the hook command does not run as a hook from the project (tried with a stop of an agent it leaves alone: exit 1, "Error: Cannot find module'],
+    [
+      "returnlint moved to stop, which carries no final message",
+      (root: string) => writeFileSync(path.join(root, ".cursor", "hooks.json"), JSON.stringify({ version: 1, hooks: { stop: [{ command: VENDORED_COMMAND }] } })),
+      '  ✗ no subagentStop entry of .cursor/hooks.json runs "returnlint hook cursor": subagents stop unchecked; run "returnlint init cursor"',
+    ],
+  ])("says what cannot work and exits 1: %s", (_name, change, line) => {
+    const root = project({ ".cursor/agents/lean-research-agent.md": agent("lean-research-agent") });
+    expect(returnlint(["init", "cursor"], { cwd: root }).status).toBe(0);
+    change(root);
+    const run = doctor(root);
+    expect(run.stdout).toContain(line);
+    expect(run.stdout).toContain("Cursor: cannot run returnlint as set up (the ✗ lines say why).\n");
+    expect(run.status).toBe(1);
   });
 });

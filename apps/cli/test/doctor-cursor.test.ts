@@ -45,16 +45,15 @@ async function check(root: string): Promise<readonly DoctorLine[]> {
 const levels = (lines: readonly DoctorLine[]) => lines.map((line) => line.level);
 const said = (lines: readonly DoctorLine[], level: DoctorLine["level"]) => lines.filter((line) => line.level === level).map((line) => line.text);
 
-describe("the Cursor doctor", () => {
-  it("passes the setup init cursor writes, every line ok, naming the agents", async () => {
+describe("the Cursor doctor", { timeout: 60_000 }, () => {
+  it("passes the setup init cursor writes, naming the agents, having run its command once", async () => {
     const lines = await check(installed({ ".cursor/hooks.json": hooksFile() }));
-    expect(levels(lines)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+    expect(levels(lines)).toEqual(["ok", "ok", "ok", "ok"]);
     expect(lines.map((line) => line.text)).toEqual([
-      `returnlint runs when a subagent stops: .cursor/hooks.json registers "${INSTALLED}" for subagentStop.`,
-      "The hook's command resolves: node runs node_modules/returnlint/dist/returnlint.cjs.",
-      'The matcher "^(lean-research-agent|planner)$" lets through every agent returnlint checks: lean-research-agent, planner.',
-      "Cursor's own agents (generalPurpose, explore, shell, …) answer in prose and are left alone.",
-      "loop_limit is 10, at least the hook's --max-blocks (3): returnlint's bound comes first.",
+      '.cursor/hooks.json runs returnlint when a subagent stops (subagentStop, matcher "^(lean-research-agent|planner)$")',
+      "the hook runs for lean-research-agent (/research) and planner (/plan)",
+      expect.stringMatching(/^the hook command runs from the project \(tried with a stop of an agent it leaves alone: exit 0 in \d+ ms\)$/),
+      "loop_limit is 10, at least the hook's --max-blocks (3): returnlint's own bound comes first",
     ]);
   });
 
@@ -65,41 +64,47 @@ describe("the Cursor doctor", () => {
   });
 
   it.each([
-    ["no hooks file", {}, "There is no .cursor/hooks.json: Cursor runs no hook in this project."],
+    ["no hooks file", {}, 'there is no .cursor/hooks.json: Cursor runs no hook in this project; run "returnlint init cursor"'],
     ["a hooks file that is not JSON", { ".cursor/hooks.json": '{ "version": 1,' }, ".cursor/hooks.json is not JSON ("],
-    ["a hooks file of another version", { ".cursor/hooks.json": { ...hooksFile(), version: 2 } }, '.cursor/hooks.json says "version": 2; Cursor reads hooks files of version 1.'],
-    ["returnlint registered for stop only", { ".cursor/hooks.json": { version: 1, hooks: { stop: [{ command: INSTALLED }] } } }, "returnlint is not registered for subagentStop in .cursor/hooks.json (it is registered for stop only, whose payload carries no final message)"],
-    ["Claude Code's event name", { ".cursor/hooks.json": { version: 1, hooks: { SubagentStop: [{ command: INSTALLED }] } } }, "(it is registered for SubagentStop, Claude Code's name: Cursor's event is subagentStop)"],
-    ["Claude Code's hook", { ".cursor/hooks.json": hooksFile({ command: INSTALLED.replace("hook cursor", "hook claude") }) }, "runs returnlint's Claude Code hook on subagentStop"],
+    ["a hooks file of another version", { ".cursor/hooks.json": { ...hooksFile(), version: 2 } }, '.cursor/hooks.json says "version": 2: Cursor reads hooks files of version 1 and runs none of these; set "version": 1'],
+    ["a hooks file without a version", { ".cursor/hooks.json": { hooks: hooksFile().hooks } }, '.cursor/hooks.json has no "version": Cursor reads hooks files of version 1'],
   ])("fails %s, in one line saying what to do", async (_name, files, text) => {
     const lines = await check(installed(files));
     expect(levels(lines)).toEqual(["fail"]);
     expect(lines[0]?.text).toContain(text);
   });
 
-  it("fails a command that does not resolve: returnlint is not installed where it runs node", async () => {
-    const lines = await check(project({ ...AGENTS, ".cursor/hooks.json": hooksFile() }));
+  it.each([
+    ["registered for stop only", { version: 1, hooks: { stop: [{ command: INSTALLED }] } }, ["returnlint is registered for stop too, whose payload carries no final message", 'no subagentStop entry of .cursor/hooks.json runs "returnlint hook cursor": subagents stop unchecked']],
+    ["registered under Claude Code's event name", { version: 1, hooks: { SubagentStop: [{ command: INSTALLED }] } }, ['registers returnlint under "SubagentStop", Claude Code\'s name: Cursor\'s event is "subagentStop"', "no subagentStop entry"]],
+    ["running Claude Code's hook", hooksFile({ command: INSTALLED.replace("hook cursor", "hook claude") }), ['runs "returnlint hook claude" on subagentStop: that is the hook for another host', "no subagentStop entry"]],
+  ])("fails returnlint %s, saying why subagents stop unchecked", async (_name, hooks, texts) => {
+    const lines = await check(installed({ ".cursor/hooks.json": hooks }));
+    expect(said(lines, "fail").length).toBeGreaterThan(0);
+    const all = lines.map((line) => line.text).join("\n");
+    for (const text of texts) expect(all).toContain(text);
+    expect(said(lines, "ok")).toEqual([]);
+  });
+
+  it("fails a command that cannot run from the project, with the reason the shell gave", async () => {
+    const root = project({ ...AGENTS, ".cursor/hooks.json": hooksFile() });
+    const lines = await check(root);
     expect(said(lines, "fail")).toEqual([
-      'Cursor cannot run the hook: node would run node_modules/returnlint/dist/returnlint.cjs, which does not exist. Every subagent stop then fails the hook, and the return reaches the parent unchecked. Run "returnlint init cursor" (it writes a copy of returnlint where none is installed).',
+      `the hook command does not run as a hook from the project (tried with a stop of an agent it leaves alone: exit 1, "Error: Cannot find module '${path.join(root, "node_modules/returnlint/dist/returnlint.cjs")}'"): ${INSTALLED}`,
     ]);
-    const copy = await check(project({ ...AGENTS, ".cursor/hooks.json": hooksFile({ command: 'node "${CURSOR_PROJECT_DIR:-.}"/.cursor/hooks/returnlint.cjs hook cursor' }) }));
-    expect(said(copy, "fail")[0]).toContain("node would run .cursor/hooks/returnlint.cjs, which does not exist");
-    const npx = await check(project({ ...AGENTS, ".cursor/hooks.json": hooksFile({ command: "npx --no-install returnlint hook cursor" }) }));
-    expect(said(npx, "fail")[0]).toContain("npx finds no returnlint in node_modules");
   });
 
   it("fails a matcher that leaves out an agent returnlint checks, naming it, and one that is no regular expression", async () => {
     const narrow = await check(installed({ ".cursor/hooks.json": hooksFile({ matcher: "^planner$" }), "returnlint.config.json": { agents: { "proof-writer": "implement" } } }));
-    expect(said(narrow, "fail")).toEqual([
-      'The matcher "^planner$" leaves out lean-research-agent, proof-writer: Cursor never runs the hook when they stop, so their returns are never checked. Run "returnlint init cursor" to list them.',
-    ]);
+    expect(said(narrow, "fail")).toEqual(['the subagentStop matcher "^planner$" does not take lean-research-agent (/research) and proof-writer (/implement): they stop unchecked; run "returnlint init cursor" to rebuild the matcher']);
+    expect(said(narrow, "ok")).toContain("the hook runs for planner (/plan)");
     const broken = await check(installed({ ".cursor/hooks.json": hooksFile({ matcher: "^(planner" }) }));
-    expect(said(broken, "fail")[0]).toMatch(/^The matcher "\^\(planner" is no regular expression \(.*\): Cursor rejects the hooks file\./);
+    expect(said(broken, "fail")[0]).toMatch(/^the matcher "\^\(planner" is no regular expression \(.*\): Cursor rejects the hooks file/);
   });
 
-  it("fails a config that does not load: every stop would go through", async () => {
+  it("fails a config that does not load: the hook checks nothing", async () => {
     const lines = await check(installed({ ".cursor/hooks.json": hooksFile(), "returnlint.config.json": "{ not json" }));
-    expect(said(lines, "fail")[0]).toMatch(/^returnlint's config cannot be loaded \(.*returnlint\.config\.json.*\): the hook lets every stop through with a sentence\./);
+    expect(said(lines, "fail")[0]).toMatch(/^returnlint's config cannot be loaded, so the hook checks nothing and says so at every stop: .*returnlint\.config\.json/);
   });
 
   it("warns, without failing, about what works but costs or misses something", async () => {
@@ -113,21 +118,21 @@ describe("the Cursor doctor", () => {
     const lines = await check(root);
     expect(said(lines, "fail")).toEqual([]);
     expect(said(lines, "warn")).toEqual([
-      "returnlint is also registered for stop, whose payload carries no final message: every stop of the main agent is let through with a sentence. Remove that entry.",
-      'The hook\'s command starts npx, which costs every stop about ten times what "node" on returnlint\'s file does. Run "returnlint init cursor" to write the node command.',
-      'The config\'s "agents" map names explore, an agent Cursor ships, which answers in prose: its returns are checked and sent back. Remove it from the map unless you mean it.',
-      "loop_limit is 2, below the hook's --max-blocks (3): Cursor stops delivering returnlint's follow-ups after 2, and the failing return then reaches the parent though its verdict says \"block\". Raise loop_limit.",
-      "This project sets up Cursor's cloud agents (.cursor/environment.json), which run no stop hooks: their subagents' returns are never checked there. Gate that work on \"returnlint check\" instead.",
+      "returnlint is registered for stop too, whose payload carries no final message: every stop of the main agent goes through with a sentence; remove that entry",
+      'the config\'s "agents" map sends the host\'s built-in agent explore to /research: it answers in prose by design and will be sent back; remove the entry unless that is what you want',
+      'the hook command starts npx, which costs every stop about ten times what "node" on returnlint\'s file does; "returnlint init cursor" writes the node command',
+      "loop_limit is 2, below the hook's --max-blocks (3): Cursor stops delivering returnlint's follow-ups after 2, and the failing return then reaches the parent though its verdict says \"block\"; raise loop_limit",
+      "this project sets up Cursor's cloud agents (.cursor/environment.json), which run no stop hooks: their subagents' returns are never checked there; gate that work on \"returnlint check\"",
     ]);
-    expect(said(lines, "ok")).toContain("No matcher: the hook runs for every subagent and checks explore, lean-research-agent, planner; the others map to no command and go through.");
+    expect(said(lines, "ok")).toContain("the hook runs for explore (/research), lean-research-agent (/research) and planner (/plan)");
   });
 
   it("warns when no agent maps to a command, when loop_limit is null, and reads --max-blocks from the command", async () => {
     const none = await check(installed({ ".cursor/hooks.json": hooksFile({ matcher: undefined }), ".cursor/agents/lean-research-agent.md": agent("helper"), ".cursor/agents/planner.md": agent("reviewer") }));
-    expect(said(none, "warn")).toEqual(['No agent of this project maps to a command (.cursor/agents/*.md, the config\'s "agents" map): the hook checks nothing. Name your agents in the config\'s "agents" map.']);
+    expect(said(none, "warn")).toEqual([expect.stringMatching(/^no agent of \.cursor\/agents\/ or of the config's "agents" map maps to a command: the hook checks none/)]);
     const unbounded = await check(installed({ ".cursor/hooks.json": hooksFile({ loop_limit: null }) }));
     expect(said(unbounded, "warn")[0]).toMatch(/^loop_limit is null: nothing on Cursor's side bounds the follow-ups/);
     const raised = await check(installed({ ".cursor/hooks.json": hooksFile({ loop_limit: undefined, command: `${INSTALLED} --max-blocks 6` }) }));
-    expect(said(raised, "warn")).toEqual(["loop_limit is unset (Cursor's default, 5), below the hook's --max-blocks (6): Cursor stops delivering returnlint's follow-ups after 5, and the failing return then reaches the parent though its verdict says \"block\". Raise loop_limit."]);
+    expect(said(raised, "warn")).toEqual(["loop_limit is unset (Cursor's default, 5), below the hook's --max-blocks (6): Cursor stops delivering returnlint's follow-ups after 5, and the failing return then reaches the parent though its verdict says \"block\"; raise loop_limit"]);
   });
 });
