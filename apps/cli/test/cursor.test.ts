@@ -250,14 +250,19 @@ describe("returnlint doctor --host cursor", SLOW, () => {
     expect(doctor(root, [])).toMatchObject({ status: 0, stdout: expect.stringContaining("Cursor (returnlint hook cursor)\n") as unknown });
   });
 
+  const addPlanner = (root: string) => {
+    writeFileSync(path.join(root, ".cursor", "agents", "planner.md"), agent("planner"));
+  };
+  const removeCopy = (root: string) => {
+    rmSync(path.join(root, ".cursor", "hooks", "returnlint.cjs"));
+  };
+  const onStopOnly = (root: string) => {
+    writeFileSync(path.join(root, ".cursor", "hooks.json"), JSON.stringify({ version: 1, hooks: { stop: [{ command: VENDORED_COMMAND }] } }));
+  };
   it.each([
-    ["a matcher that leaves out an agent added since", (root: string) => writeFileSync(path.join(root, ".cursor", "agents", "planner.md"), agent("planner")), '  ✗ the subagentStop matcher "^(lean-research-agent)$" does not take planner (/plan): it stops unchecked'],
-    ["a command that cannot run (the one-file copy not committed)", (root: string) => rmSync(path.join(root, ".cursor", "hooks", "returnlint.cjs")), '  ✗ the hook command does not run as a hook from the project (tried with a stop of an agent it leaves alone: exit 1, "Error: Cannot find module'],
-    [
-      "returnlint moved to stop, which carries no final message",
-      (root: string) => writeFileSync(path.join(root, ".cursor", "hooks.json"), JSON.stringify({ version: 1, hooks: { stop: [{ command: VENDORED_COMMAND }] } })),
-      '  ✗ no subagentStop entry of .cursor/hooks.json runs "returnlint hook cursor": subagents stop unchecked; run "returnlint init cursor"',
-    ],
+    ["a matcher that leaves out an agent added since", addPlanner, '  ✗ the subagentStop matcher "^(lean-research-agent)$" does not take planner (/plan): it stops unchecked'],
+    ["a command that cannot run (the one-file copy not committed)", removeCopy, '  ✗ the hook command does not run as a hook from the project (tried with a stop of an agent it leaves alone: exit 1, "Error: Cannot find module'],
+    ["returnlint moved to stop, which carries no final message", onStopOnly, '  ✗ no subagentStop entry of .cursor/hooks.json runs "returnlint hook cursor": subagents stop unchecked; run "returnlint init cursor"'],
   ])("says what cannot work and exits 1: %s", (_name, change, line) => {
     const root = project({ ".cursor/agents/lean-research-agent.md": agent("lean-research-agent") });
     expect(returnlint(["init", "cursor"], { cwd: root }).status).toBe(0);
