@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerResponses, readResponsesRequest } from "./wire-responses.js";
 
 /**
  * A scripted model on 127.0.0.1 that real hosts talk to: the Anthropic Messages API
@@ -16,7 +17,7 @@ export type Block = { readonly text: string } | { readonly tool: string; readonl
 
 /** One request, as the host sent it. */
 export interface SeenRequest {
-  readonly api: "anthropic" | "openai";
+  readonly api: "anthropic" | "openai" | "responses";
   /** "main", an agent of the scenario (found by its system prompt), or "side" (a request offering no tools: titles, summaries). */
   readonly agent: string;
   readonly system: string;
@@ -82,7 +83,7 @@ export async function startModelServer(): Promise<ModelServer> {
   const server = createServer((request, response) => {
     readBody(request)
       .then(async (body) => {
-        const api = request.url?.includes("/chat/completions") === true ? "openai" : request.url?.startsWith("/v1/messages") === true ? "anthropic" : null;
+        const api = request.url?.includes("/chat/completions") === true ? "openai" : request.url?.startsWith("/v1/messages") === true ? "anthropic" : request.url?.endsWith("/responses") === true ? "responses" : null;
         if (api === null || request.method !== "POST") {
           response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
           return;
@@ -96,7 +97,9 @@ export async function startModelServer(): Promise<ModelServer> {
         requests.push(recorded);
         const blocks = turn === undefined ? [{ text: seen.agent === "side" ? "Scripted session" : UNSCRIPTED }] : typeof turn.reply === "function" ? turn.reply(recorded) : turn.reply;
         sequence += 1;
-        (api === "anthropic" ? answerAnthropic : answerOpenAI)(response, blocks, { stream: body.stream === true, model: typeof body.model === "string" ? body.model : "scripted", id: sequence });
+        const model = typeof body.model === "string" ? body.model : "scripted";
+        if (api === "responses") answerResponses(response, blocks, { id: sequence, model, body });
+        else (api === "anthropic" ? answerAnthropic : answerOpenAI)(response, blocks, { stream: body.stream === true, model, id: sequence });
       })
       .catch((error: unknown) => {
         response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: String(error) }));
@@ -161,7 +164,11 @@ function textOf(content: unknown): string {
     .join("\n");
 }
 
-function view(api: "anthropic" | "openai", body: Record<string, unknown>, scenario: Scenario): Omit<SeenRequest, "turn"> {
+function view(api: SeenRequest["api"], body: Record<string, unknown>, scenario: Scenario): Omit<SeenRequest, "turn"> {
+  if (api === "responses") {
+    const read = readResponsesRequest(body);
+    return { api, agent: read.tools.length === 0 ? "side" : (Object.entries(scenario.agents ?? {}).find(([, marker]) => read.system.includes(marker))?.[0] ?? "main"), ...read };
+  }
   const all = (Array.isArray(body.messages) ? body.messages : []) as Message[];
   let system: string;
   let conversation: Message[];

@@ -252,7 +252,7 @@ describe("returnlint hook claude", { timeout: 30_000 }, () => {
       expect(run.status).toBe(0);
       expect(systemMessageOf(run)).toBe('returnlint hook: --max-blocks must be a whole number; received "many". (the stop goes through; --fail-closed blocks instead)');
       expect(run.stderr).toContain('--max-blocks must be a whole number; received "many"');
-      expect(systemMessageOf(hook(subagentStop({ cwd: "/tmp", message: "x" }), ["windsurf"]))).toMatch(/usage: returnlint hook HOST \[options\], HOST one of claude(?:, [\w-]+)*; received "claude windsurf"/);
+      expect(systemMessageOf(hook(subagentStop({ cwd: "/tmp", message: "x" }), ["aider"]))).toMatch(/usage: returnlint hook HOST \[options\], HOST one of claude, codex\b.*; received "claude aider"/);
     });
   });
 

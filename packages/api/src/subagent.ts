@@ -26,6 +26,10 @@ export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
   "explore",
   "plan",
   "build",
+  // Codex's roles, as `spawn_agent` names them (`default` when it names none).
+  "default",
+  "worker",
+  "explorer",
   // Cursor's, as its subagentStop payloads name them.
   "generalPurpose",
   "shell",

@@ -13,6 +13,9 @@ specs/N_*/.return-meta.json it names), and checks it.
 
 Hosts:
   claude      Claude Code: a SubagentStop or Stop hook
+  codex       Codex: a SubagentStop hook in .codex/hooks.json (the same
+              answers; Codex's own default, worker and explorer agents are
+              left alone)
   cursor      Cursor: a subagentStop hook (.cursor/hooks.json); a failing
               return is sent back as {"followup_message":…}; a pass, or a
               stop let through, prints {} (Cursor shows no message from a

@@ -4,11 +4,13 @@ import { parseCommandLine } from "../args.js";
 import { writeInside } from "../atomic.js";
 import type { CommandIo } from "./io.js";
 import { claudeSetup } from "./init-claude.js";
+import { codexSetup } from "./init-codex.js";
 import { cursorSetup } from "./init-cursor.js";
 import { opencodeSetup } from "./init-opencode.js";
 import type { Change, HostFlags, HostSetup } from "./init-settings.js";
 
 export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--vendor] [--mcp] [--dry-run]
+       returnlint init codex [--vendor] [--dry-run]
        returnlint init opencode [--local] [--dry-run]
        returnlint init cursor [--vendor] [--dry-run]
 
@@ -32,6 +34,16 @@ host is already set up.
              check its own return before it stops: "npx --no-install
              returnlint-mcp" in .mcp.json, and in .claude/settings.local.json
              the server enabled and its tools allowed (docs/mcp.md).
+  codex      adds a SubagentStop hook that runs returnlint with node to
+             .codex/hooks.json (written if missing), after the hooks there:
+             node_modules' copy when returnlint is installed, else
+             .codex/hooks/returnlint.cjs, which init writes (--vendor: always).
+             Its matcher lists the agents returnlint checks: those of
+             .codex/agents/*.toml, of the [agents.NAME] tables of
+             .codex/config.toml and of the config's "agents" map. Codex runs
+             the hook only once you trust it in /hooks (init says how; it
+             never trusts it for you); "returnlint doctor --host codex"
+             checks the setup.
   opencode   adds "@returnlint/opencode" to the "plugin" list of opencode.json
              (written if missing); OpenCode installs it from the npm registry.
              --local writes .opencode/plugins/returnlint.js instead, which loads
@@ -47,8 +59,9 @@ host is already set up.
 
 Options:
   --dry-run            print what would change, change nothing
-  --vendor             (claude, cursor) run the one-file copy in the host's
-                       hooks folder
+  --vendor             (claude, codex, cursor) run the one-file copy in the
+                       host's hooks folder (.claude/hooks/, .codex/hooks/,
+                       .cursor/hooks/)
   --mcp                (claude) add the MCP server too
   --local              (opencode) load the plugin from node_modules
   -h, --help           show this help
@@ -70,10 +83,10 @@ const OPTIONS = {
 const PAST = { add: "Added", update: "Updated", write: "Wrote" } as const;
 
 /** The hosts `returnlint init` sets up, by name. */
-const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, opencode: opencodeSetup, cursor: cursorSetup };
+const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, codex: codexSetup, opencode: opencodeSetup, cursor: cursorSetup };
 
 const FLAG_HINTS: Readonly<Record<keyof HostFlags, string>> = {
-  vendor: "--vendor is for returnlint init claude and init cursor",
+  vendor: "--vendor is for returnlint init claude, init codex and init cursor",
   mcp: `--mcp is for returnlint init claude; docs/mcp.md shows OpenCode's "mcp" entry`,
   local: "--local is for returnlint init opencode",
 };

@@ -173,10 +173,11 @@ const MAX_DEFINITION_BYTES = 1024 * 1024;
 
 /**
  * The agents defined in the project's folder `dir` (relative, with "/"), one per file ending in
- * `suffix`. A definition that is no regular file (a FIFO, a link to /dev/zero) or is too large is
- * skipped, and said: it is never opened for reading.
+ * `suffix`, each named by `nameIn` (default: its frontmatter's `name:`), else by the file's name.
+ * A definition that is no regular file (a FIFO, a link to /dev/zero) or is too large is skipped,
+ * and said: it is never opened for reading.
  */
-export function agentFiles(cwd: string, dir: string, suffix: string, warn: (line: string) => void): string[] {
+export function agentFiles(cwd: string, dir: string, suffix: string, warn: (line: string) => void, nameIn: (text: string, file: string) => string | undefined = frontmatterName): string[] {
   let files: string[];
   try {
     files = readdirSync(path.join(cwd, dir)).filter((name) => name.endsWith(suffix));
@@ -192,9 +193,13 @@ export function agentFiles(cwd: string, dir: string, suffix: string, warn: (line
       warn(`skipped the agent definition ${dir}/${name}: ${error.reason}.`);
       return [];
     }
-    // The agent's name is its frontmatter's `name:`, else the file's name.
-    return [/^---\r?\n(?:[\s\S]*?\r?\n)?name:\s*["']?([^"'\r\n]+?)["']?\s*\r?\n/.exec(text)?.[1] ?? name.slice(0, -suffix.length)];
+    return [nameIn(text, name) ?? name.slice(0, -suffix.length)];
   });
+}
+
+/** A Markdown definition's frontmatter `name:`. */
+function frontmatterName(text: string): string | undefined {
+  return /^---\r?\n(?:[\s\S]*?\r?\n)?name:\s*["']?([^"'\r\n]+?)["']?\s*\r?\n/.exec(text)?.[1];
 }
 
 /**

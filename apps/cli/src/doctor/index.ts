@@ -1,7 +1,8 @@
 import type { HostDoctor } from "./host-doctor.js";
 import { claudeDoctor } from "./claude.js";
+import { codexDoctor } from "./codex.js";
 import { cursorDoctor } from "./cursor.js";
 import { opencodeDoctor } from "./opencode.js";
 
 /** Every host `returnlint doctor` checks, in the order it reports them. */
-export const DOCTORS: readonly HostDoctor[] = [claudeDoctor, opencodeDoctor, cursorDoctor];
+export const DOCTORS: readonly HostDoctor[] = [claudeDoctor, codexDoctor, opencodeDoctor, cursorDoctor];

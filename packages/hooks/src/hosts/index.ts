@@ -1,9 +1,10 @@
 import type { HostAdapter } from "../host.js";
 import { claude } from "./claude.js";
+import { codex } from "./codex.js";
 import { cursor } from "./cursor.js";
 
 /** Every host `returnlint hook NAME` serves, by name. */
-export const HOSTS: ReadonlyMap<string, HostAdapter> = new Map([claude, cursor].map((host) => [host.name, host]));
+export const HOSTS: ReadonlyMap<string, HostAdapter> = new Map([claude, codex, cursor].map((host) => [host.name, host]));
 
 /** The host of that name, or undefined. */
 export function hostNamed(name: string): HostAdapter | undefined {

@@ -1,0 +1,127 @@
+import { existsSync, lstatSync } from "node:fs";
+import path from "node:path";
+import { isObject } from "@returnlint/core";
+import { codexAgents, codexMatcher } from "./codex-config.js";
+import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
+import type { JsonObjectNode } from "./init-json.js";
+import { checkedAgents, containerAt, edited, openSettings, put, type Change, type HostSetup } from "./init-settings.js";
+
+/** The one-file copy `init codex` writes where returnlint is not installed, or with --vendor. */
+export const CODEX_VENDORED_FILE = [".codex", "hooks", "returnlint.cjs"] as const;
+export const CODEX_HOOK_TIMEOUT_S = 30;
+const HOOK_ARGS = " hook codex";
+
+/**
+ * The project's root in a hook command. Codex runs a hook with `$SHELL -lc` in the session's
+ * directory, which may be below the project (it reads `.codex/` from there up to the repository's
+ * root), and sets no variable naming the project: git names the root; outside a repository Codex
+ * reads only the session directory's `.codex/`, so that directory is the root.
+ */
+function projectDir(cwd: string): string {
+  const repository = gitRoot(cwd);
+  const below = repository === undefined ? "" : path.relative(repository, cwd).split(path.sep).join("/");
+  return `"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"${below === "" ? "" : `/${below}`}`;
+}
+
+function gitRoot(cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    try {
+      lstatSync(path.join(dir, ".git"));
+      return dir;
+    } catch {
+      if (path.dirname(dir) === dir) return undefined;
+    }
+  }
+}
+
+/** The hook commands `init codex` writes: `node` on a file, never npx (ten times the cost of a stop). */
+export function codexHookCommands(cwd: string): { readonly installed: string; readonly vendored: string } {
+  const root = projectDir(cwd);
+  return { installed: `node ${root}/${INSTALLED_BIN.join("/")}${HOOK_ARGS}`, vendored: `node ${root}/${CODEX_VENDORED_FILE.join("/")}${HOOK_ARGS}` };
+}
+
+interface HookEntry {
+  matcher?: unknown;
+  hooks?: unknown;
+}
+
+/** The hook of an entry that runs returnlint's Codex hook: through npx, a bin or a copy named returnlint.cjs. */
+export function codexHookOf(hooks: unknown): { command: string; timeout?: unknown } | undefined {
+  if (!Array.isArray(hooks)) return undefined;
+  return hooks.find((hook): hook is { command: string } => isObject(hook) && typeof hook.command === "string" && /returnlint(?:\.cjs)?"?\s+hook codex\b/.test(hook.command));
+}
+
+async function codexChange(cwd: string, command: string, warn: (line: string) => void): Promise<Change | undefined> {
+  const settings = openSettings(cwd, [".codex", "hooks.json"]);
+  const agents = await checkedAgents(cwd, codexAgents(cwd, warn), "codex");
+  const matcher = codexMatcher(agents);
+  const where = agents.length === 0 ? "no matcher: every subagent, the name rule decides" : `matcher "${matcher ?? ""}"`;
+  const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, timeout: CODEX_HOOK_TIMEOUT_S }] };
+  const added = { verb: "add", what: `the returnlint SubagentStop hook to .codex/hooks.json (${where})` } as const;
+  return edited(settings, { hooks: { SubagentStop: [entry] } }, added, (json, root) => {
+    const hooks = containerAt(settings, root, "hooks", "object");
+    if (hooks === undefined) {
+      put(json, root, "hooks", { SubagentStop: [entry] });
+      return added;
+    }
+    const entries = containerAt(settings, hooks, "SubagentStop", "array", "hooks.SubagentStop");
+    if (entries === undefined) {
+      put(json, hooks, "SubagentStop", [entry]);
+      return added;
+    }
+    const ours = entries.elements.find((element): element is JsonObjectNode => element.kind === "object" && codexHookOf((json.value(element) as HookEntry).hooks) !== undefined);
+    // Appended after the hooks already there: Codex names a trusted hook by its place, so theirs keep their trust.
+    if (ours === undefined) {
+      json.append(entries, entry);
+      return added;
+    }
+    const current = json.value(ours) as HookEntry;
+    const hook = codexHookOf(current.hooks);
+    // The options given after `hook codex` stay with the new command.
+    const wanted = hook === undefined ? command : `${command}${hook.command.slice(hook.command.lastIndexOf(HOOK_ARGS) + HOOK_ARGS.length)}`;
+    const updated = [...(current.matcher === matcher ? [] : ["matcher"]), ...(hook?.command === wanted ? [] : ["command"])];
+    if (updated.length === 0) return undefined;
+    if (current.matcher !== matcher) {
+      const member = json.member(ours, "matcher");
+      if (matcher === undefined) {
+        if (member !== undefined) json.removeMember(ours, member);
+      } else if (member === undefined) json.addFirstMember(ours, "matcher", matcher);
+      else json.replace(member.value, matcher);
+    }
+    if (hook !== undefined && hook.command !== wanted) {
+      const hookList = json.member(ours, "hooks")?.value;
+      const index = Array.isArray(current.hooks) ? current.hooks.indexOf(hook) : -1;
+      const hookNode = hookList?.kind === "array" ? hookList.elements[index] : undefined;
+      const commandNode = hookNode?.kind === "object" ? json.member(hookNode, "command")?.value : undefined;
+      if (commandNode !== undefined) json.replace(commandNode, wanted);
+    }
+    return { verb: "update", what: `the returnlint hook's ${updated.join(" and ")} in .codex/hooks.json (${updated.includes("command") ? `"${wanted}"` : where}); Codex skips it until you trust it again` };
+  });
+}
+
+/**
+ * What the user must do before Codex runs the hook. init never trusts it for them: Codex keeps
+ * the trust in the user's own config.toml as the hash of the hook they reviewed, written by
+ * Codex's /hooks; writing it here would be a review nobody made, through an interface Codex
+ * marks experimental.
+ */
+export const CODEX_TRUST_STEPS =
+  "Codex runs a project's hook only once you trust the project and the hook, and skips an untrusted one without a word: start codex in this project (trust the project when it asks), open /hooks, review the SubagentStop hook that runs returnlint and trust it; do it again whenever the hook changes. init does not trust it for you. Then \"returnlint doctor --host codex\" checks the setup (for a one-off automated run, \"codex exec --dangerously-bypass-hook-trust\" runs hooks without review).";
+
+/**
+ * `returnlint init codex`: the SubagentStop hook in .codex/hooks.json, run with node from the
+ * project's node_modules, else from the one-file copy init writes in .codex/hooks/ (--vendor: always
+ * that copy).
+ */
+export const codexSetup: HostSetup = {
+  flags: { vendor: true },
+  async plan(cwd, flags, warn) {
+    const vendor = flags.vendor || !existsSync(path.join(cwd, ...INSTALLED_BIN));
+    const commands = codexHookCommands(cwd);
+    const changes = [...(vendor ? [vendoredChange(cwd, CODEX_VENDORED_FILE)] : []), await codexChange(cwd, vendor ? commands.vendored : commands.installed, warn)];
+    const hookNext = vendor
+      ? `commit ${CODEX_VENDORED_FILE.join("/")} with .codex/hooks.json: the hook runs it with node, nothing to install`
+      : "keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node";
+    return { changes, done: '.codex/hooks.json already runs returnlint ("returnlint doctor --host codex" checks that Codex trusts it)', next: `${hookNext}.\n${CODEX_TRUST_STEPS}` };
+  },
+};
