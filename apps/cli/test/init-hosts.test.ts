@@ -146,7 +146,7 @@ describe("returnlint init opencode", () => {
   });
 
   it("says what it takes", () => {
-    const run = returnlint(["init", "cursor"], { cwd: project({}) });
+    const run = returnlint(["init", "windsurf"], { cwd: project({}) });
     expect(run.status).toBe(2);
     expect(returnlint(["init", "claude", "--local"], { cwd: project({}) }).stderr).toContain("--local is for returnlint init opencode.");
     expect(returnlint(["init", "claude", "--help"], { cwd: project({}) }).stdout).toContain("Usage: returnlint init claude [--vendor] [--mcp] [--dry-run]");

@@ -36,6 +36,13 @@ export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
   "code-review",
   "research",
   "security-review",
+  // Cursor's, as its subagentStop payloads name them.
+  "generalPurpose",
+  "shell",
+  "browser-use",
+  "computerUse",
+  "cursor-guide",
+  "best-of-n-runner",
 ]);
 
 /**

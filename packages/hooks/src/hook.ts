@@ -148,7 +148,8 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
   if (decision.kind === "allow") {
     return giveWay(io, false, `${gaveUp(decision.because, entry)}: the return of ${agent ?? "the main agent"} still fails (${String(checked.problemCount)} ${checked.problemCount === 1 ? "problem" : "problems"}); the verdict in ${verdict} records it`, false);
   }
-  return passed(io);
+  // A block was the whole answer: nothing may follow it on standard output.
+  return decision.kind === "block" ? EXIT.passed : passed(io);
 }
 
 /** The return passes, or is none of the hook's business: the host's "carry on". */
@@ -240,10 +241,9 @@ async function record(
 
 /**
  * The return could not be validated (a broken config, a rule that crashed). The stop goes
- * through, unless --fail-closed: then the hook exits 2 (the host keeps the agent working and
- * shows it the message), or blocks with the message where the host holds agents that way only
- * (`holdBy`), bounded by the same ledger as blocks, so that a problem the agent cannot fix does
- * not re-run it until the host's own limit (Copilot CLI has none).
+ * through, unless --fail-closed: then the hook holds the agent (hold: the host keeps it working
+ * and shows it the message), bounded by the same ledger as blocks, so that a problem the agent
+ * cannot fix does not re-run it until the host's own limit (Copilot CLI has none).
  */
 async function cannotValidate(io: HostOutput, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
   const checked: CheckedReturn = {
@@ -264,9 +264,18 @@ async function cannotValidate(io: HostOutput, attempt: Attempt, message: string,
     const why = attempt.failClosed && decision.kind === "allow" ? ` (--fail-closed gave way: ${decision.because})` : "";
     return giveWay(io, false, `${message.replace(/\.$/, "")}${why}; the verdict in ${verdict} records it`, !attempt.failClosed);
   }
-  io.stderr(`returnlint hook: ${message}\n`);
-  if (io.host.holdBy !== "block") return EXIT.error;
-  io.stdout(io.host.block(message));
+  return hold(io, `returnlint hook: ${message}`);
+}
+
+/**
+ * Holds the agent for --fail-closed, the way its host can (HostAdapter.holdBy): exit 2, or the
+ * host's block. A hold nothing counts (`counted` false: no ledger entry) blocks only where the host
+ * caps the loop itself (`capsLoops`): a block repeated without end would hold the agent forever.
+ */
+function hold(io: HostOutput, sentence: string, counted = true): number {
+  io.stderr(`${sentence}\n`);
+  if (io.host.holdBy !== "block" || (!counted && io.host.capsLoops !== true)) return EXIT.error;
+  io.stdout(io.host.block(sentence));
   return EXIT.passed;
 }
 
@@ -279,17 +288,15 @@ export function describeFailure(error: unknown): string {
  * Lets the stop through and says why where the user sees it: the host's notice on standard output
  * (Claude Code's `systemMessage`: an exit-0 hook's standard error is seen only in verbose mode), and
  * the same sentence on standard error for logs; a host that shows only a failing hook's standard
- * error gets exit 2 (`noticeExitCode`). `--fail-closed` makes it exit 2 instead, the host's
- * "blocking error", whose standard error the host shows the agent.
+ * error gets exit 2 (`noticeExitCode`). `--fail-closed` holds the agent instead (hold).
  */
 export function giveWay(io: HostOutput, failClosed: boolean, message: string, hint = true): number {
   const sentence = `returnlint hook: ${message}${failClosed || !hint ? "" : " (the stop goes through; --fail-closed blocks instead)"}`;
-  if (!failClosed) {
-    const notice = io.host.notice(sentence);
-    io.stdout(notice === "" ? io.host.passOutput : notice);
-  }
+  if (failClosed) return hold(io, sentence, false);
+  const notice = io.host.notice(sentence);
+  io.stdout(notice === "" ? io.host.passOutput : notice);
   io.stderr(`${sentence}\n`);
-  return failClosed ? EXIT.error : (io.host.noticeExitCode ?? EXIT.passed);
+  return io.host.noticeExitCode ?? EXIT.passed;
 }
 
 function decide(

@@ -26,9 +26,16 @@ export interface HostAdapter {
   /**
    * How --fail-closed holds an agent whose return could not be checked: "exit" (the default), exit 2
    * with the sentence on standard error, the host's blocking error (Claude Code); "block", the host's
-   * block with the sentence as its reason, where exit 2 only warns (Copilot CLI).
+   * block with the sentence as its reason, where exit 2 only warns (Copilot CLI) or a host keeps an
+   * agent working through its block alone (Cursor's follow-up message).
    */
   readonly holdBy?: "exit" | "block";
+  /**
+   * Whether the host itself caps how often a hook may keep an agent working (Cursor's `loop_limit`).
+   * Only then does `--fail-closed` hold by block where the ledger cannot count (a payload that cannot
+   * be read names no agent); elsewhere it exits 2, which no host loops on.
+   */
+  readonly capsLoops?: boolean;
   /**
    * Who reads a block's reason: the subagent, sent back to work (Claude Code, Codex, Copilot CLI,
    * Cursor), or the parent, which receives the reason in place of the return (Gemini CLI).

@@ -19,6 +19,10 @@ Hosts:
   copilot     GitHub Copilot CLI: a subagentStop hook (its agentStop is left
               alone); a stop it lets through exits 2, which Copilot CLI shows
               as a hook warning; --fail-closed holds with a block
+  cursor      Cursor: a subagentStop hook (.cursor/hooks.json); a failing
+              return is sent back as {"followup_message":…}; a pass, or a
+              stop let through, prints {} (Cursor shows no message from a
+              stop hook: why it was let through is on standard error)
 
   pass        prints nothing: the subagent stops
   fail        prints {"decision":"block","reason":…}: the subagent is sent

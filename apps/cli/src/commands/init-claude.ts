@@ -32,7 +32,7 @@ interface HookEntry {
   hooks?: unknown;
 }
 
-/** .claude/hooks/returnlint.cjs (or the host's `names`): written, or updated when it is another version's; undefined when it is this one. */
+/** The one-file copy at `names` (.claude/hooks/returnlint.cjs, or another host's folder): written, or updated when it is another version's; undefined when it is this one. */
 export function vendoredChange(cwd: string, names: readonly string[] = VENDORED_FILE): Change | undefined {
   const copy = (globalThis as Record<symbol, unknown>)[SELF_CONTAINED];
   let content: string;

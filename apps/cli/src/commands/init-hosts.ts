@@ -6,6 +6,7 @@ import type { CommandIo } from "./io.js";
 import { claudeSetup } from "./init-claude.js";
 import { codexSetup } from "./init-codex.js";
 import { copilotSetup } from "./init-copilot.js";
+import { cursorSetup } from "./init-cursor.js";
 import { opencodeSetup } from "./init-opencode.js";
 import type { Change, HostFlags, HostSetup } from "./init-settings.js";
 
@@ -13,6 +14,7 @@ export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--vendor] [--mcp]
        returnlint init codex [--vendor] [--dry-run]
        returnlint init copilot [--vendor] [--dry-run]
        returnlint init opencode [--local] [--dry-run]
+       returnlint init cursor [--vendor] [--dry-run]
 
 Sets up a host to run returnlint on every subagent return. Each changes only
 what it needs, keeps everything else in the file, and changes nothing when the
@@ -56,11 +58,20 @@ host is already set up.
              (written if missing); OpenCode installs it from the npm registry.
              --local writes .opencode/plugins/returnlint.js instead, which loads
              the copy installed in node_modules.
+  cursor     adds a subagentStop hook that runs returnlint with node to
+             .cursor/hooks.json (written if missing), next to the hooks there:
+             node_modules' copy, else .cursor/hooks/returnlint.cjs, which init
+             writes (--vendor: always that copy). Its matcher, a regular
+             expression anchored to exact names, lists the agents returnlint
+             checks (.cursor/agents/*.md and the config's "agents" map); its
+             loop_limit lets Cursor deliver 10 follow-ups, more than the
+             hook's --max-blocks.
 
 Options:
   --dry-run            print what would change, change nothing
-  --vendor             (claude, codex, copilot) run the one-file copy in
-                       .claude/hooks/, .codex/hooks/ or .github/hooks/
+  --vendor             (claude, codex, copilot, cursor) run the one-file copy in
+                       the host's hooks folder (.claude/hooks/, .codex/hooks/,
+                       .github/hooks/, .cursor/hooks/)
   --mcp                (claude) add the MCP server too
   --local              (opencode) load the plugin from node_modules
   -h, --help           show this help
@@ -82,10 +93,10 @@ const OPTIONS = {
 const PAST = { add: "Added", update: "Updated", write: "Wrote" } as const;
 
 /** The hosts `returnlint init` sets up, by name. */
-const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, codex: codexSetup, copilot: copilotSetup, opencode: opencodeSetup };
+const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, codex: codexSetup, copilot: copilotSetup, cursor: cursorSetup, opencode: opencodeSetup };
 
 const FLAG_HINTS: Readonly<Record<keyof HostFlags, string>> = {
-  vendor: "--vendor is for returnlint init claude, codex and copilot",
+  vendor: "--vendor is for returnlint init claude, codex, copilot and cursor",
   mcp: `--mcp is for returnlint init claude; docs/mcp.md shows OpenCode's "mcp" entry`,
   local: "--local is for returnlint init opencode",
 };
