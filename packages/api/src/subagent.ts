@@ -26,6 +26,11 @@ export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
   "explore",
   "plan",
   "build",
+  // Gemini CLI's
+  "codebase_investigator",
+  "cli_help",
+  "generalist",
+  "browser_agent",
 ]);
 
 /**

@@ -13,6 +13,8 @@ specs/N_*/.return-meta.json it names), and checks it.
 
 Hosts:
   claude      Claude Code: a SubagentStop or Stop hook
+  gemini      Gemini CLI: an AfterTool hook of invoke_agent; a block
+              replaces what the parent agent receives with the reason
 
   pass        prints nothing: the subagent stops
   fail        prints {"decision":"block","reason":…}: the subagent is sent

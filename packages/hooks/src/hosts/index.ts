@@ -1,8 +1,9 @@
 import type { HostAdapter } from "../host.js";
 import { claude } from "./claude.js";
+import { gemini } from "./gemini.js";
 
 /** Every host `returnlint hook NAME` serves, by name. */
-export const HOSTS: ReadonlyMap<string, HostAdapter> = new Map([claude].map((host) => [host.name, host]));
+export const HOSTS: ReadonlyMap<string, HostAdapter> = new Map([claude, gemini].map((host) => [host.name, host]));
 
 /** The host of that name, or undefined. */
 export function hostNamed(name: string): HostAdapter | undefined {
