@@ -32,22 +32,22 @@ interface HookEntry {
   hooks?: unknown;
 }
 
-/** .claude/hooks/returnlint.cjs: written, or updated when it is another version's; undefined when it is this one. */
-function vendoredChange(cwd: string): Change | undefined {
+/** The one-file copy (.claude/hooks/returnlint.cjs, or another host's `names`): written, or updated when it is another version's; undefined when it is this one. */
+export function vendoredChange(cwd: string, names: readonly string[] = VENDORED_FILE): Change | undefined {
   const copy = (globalThis as Record<symbol, unknown>)[SELF_CONTAINED];
   let content: string;
   try {
     if (typeof copy !== "string") throw new Error("this returnlint was not started by its bin");
     content = readFileSync(copy, "utf8");
   } catch (error) {
-    throw new ReturnlintError("USAGE", `Cannot write ${VENDORED_FILE.join("/")}: returnlint's one-file copy cannot be read (${error instanceof Error ? error.message : String(error)}); run returnlint from its package or a copy of that file.`);
+    throw new ReturnlintError("USAGE", `Cannot write ${names.join("/")}: returnlint's one-file copy cannot be read (${error instanceof Error ? error.message : String(error)}); run returnlint from its package or a copy of that file.`);
   }
-  const file = path.join(cwd, ...VENDORED_FILE);
+  const file = path.join(cwd, ...names);
   // Anything but a regular file by that name (a FIFO, a link to a device) is not a copy: it is replaced, never read.
   const existing = readIfRegular(file, MAX_VENDORED_BYTES);
   if (existing === content) return undefined;
-  const what = `${VENDORED_FILE.join("/")}, returnlint ${RETURNLINT_VERSION} in one file`;
-  return { file, root: cwd, names: VENDORED_FILE, content, verb: existing === undefined && !existsSync(file) ? "write" : "update", what, long: true };
+  const what = `${names.join("/")}, returnlint ${RETURNLINT_VERSION} in one file`;
+  return { file, root: cwd, names, content, verb: existing === undefined && !existsSync(file) ? "write" : "update", what, long: true };
 }
 
 async function claudeChange(cwd: string, command: string, warn: (line: string) => void): Promise<Change | undefined> {

@@ -4,14 +4,16 @@ import { parseCommandLine } from "../args.js";
 import { writeInside } from "../atomic.js";
 import type { CommandIo } from "./io.js";
 import { claudeSetup } from "./init-claude.js";
+import { geminiSetup } from "./init-gemini.js";
 import { opencodeSetup } from "./init-opencode.js";
 import type { Change, HostFlags, HostSetup } from "./init-settings.js";
 
 export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--vendor] [--mcp] [--dry-run]
        returnlint init opencode [--local] [--dry-run]
+       returnlint init gemini [--vendor] [--dry-run]
 
-Sets up a host to run returnlint on every subagent return. Both change only
-what they need, keep everything else in the file, and change nothing when the
+Sets up a host to run returnlint on every subagent return. Each changes only
+what it needs, keeps everything else in the file, and changes nothing when the
 host is already set up.
 
   claude     adds a SubagentStop hook that runs returnlint with node to
@@ -34,10 +36,18 @@ host is already set up.
              (written if missing); OpenCode installs it from the npm registry.
              --local writes .opencode/plugins/returnlint.js instead, which loads
              the copy installed in node_modules.
+  gemini     adds an AfterTool hook with the matcher "invoke_agent" (the
+             parent's call of a subagent) to .gemini/settings.json, run with
+             node from node_modules or, where returnlint is not installed or
+             with --vendor, from .gemini/hooks/returnlint.cjs, which init
+             writes. It says what init never does for you: trusting the
+             folder and acknowledging the agents of .gemini/agents/, without
+             which Gemini CLI runs no hook and loads no project agent.
 
 Options:
   --dry-run            print what would change, change nothing
-  --vendor             (claude) run the one-file copy in .claude/hooks/
+  --vendor             (claude, gemini) run the one-file copy in the host's
+                       hooks folder
   --mcp                (claude) add the MCP server too
   --local              (opencode) load the plugin from node_modules
   -h, --help           show this help
@@ -59,10 +69,10 @@ const OPTIONS = {
 const PAST = { add: "Added", update: "Updated", write: "Wrote" } as const;
 
 /** The hosts `returnlint init` sets up, by name. */
-const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, opencode: opencodeSetup };
+const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, opencode: opencodeSetup, gemini: geminiSetup };
 
 const FLAG_HINTS: Readonly<Record<keyof HostFlags, string>> = {
-  vendor: "--vendor is for returnlint init claude",
+  vendor: "--vendor is for returnlint init claude and gemini",
   mcp: `--mcp is for returnlint init claude; docs/mcp.md shows OpenCode's "mcp" entry`,
   local: "--local is for returnlint init opencode",
 };
