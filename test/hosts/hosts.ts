@@ -16,6 +16,7 @@ export const CLI = path.join(REPO, "apps", "cli");
 export const PINNED = {
   claude: { package: "@anthropic-ai/claude-code", version: "2.1.330", bin: "claude" },
   opencode: { package: "opencode-ai", version: "1.18.33", bin: "opencode" },
+  gemini: { package: "@google/gemini-cli", version: "0.61.0", bin: "gemini" },
   // Verdaccio 6 asks for a `node-fetch@cjs` dist-tag the npm registry lacks: the override installs 2.7.0.
   verdaccio: { package: "verdaccio", version: "6.10.4", bin: "verdaccio", overrides: { "node-fetch": "2.7.0" } },
   publint: { package: "publint", version: "0.3.25", bin: "publint" },

@@ -38,7 +38,8 @@ export function parseGeminiPayload(text: string): PayloadOutcome {
   else if (agent === undefined) fields.problems.push(input.agent_name === undefined ? `"tool_input.agent_name" is missing` : `"tool_input.agent_name" must be a non-empty string; received ${jsonType(input.agent_name)}`);
   const response = fields.value.tool_response;
   if (!isObject(response)) fields.problems.push(`"tool_response" must be an object; received ${jsonType(response)}`);
-  if (fields.reason !== undefined || agent === undefined || !isObject(response)) return { ok: false, reason: fields.reason ?? "" };
+  // Each of these said its problem above; the earlier fields had none.
+  if (agent === undefined || !isObject(response)) return { ok: false, reason: fields.problems.join("; ") };
 
   const returned = returnOf(response);
   if (returned === null) return { ok: true, ignore: `${agent} returned nothing: its run failed or was cancelled` };
