@@ -5,9 +5,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runStopHook, STATE_DIR, type StopHookOptions } from "../index.js";
 import { gemini, parseGeminiPayload } from "./gemini.js";
 
-// Gemini CLI 0.61.0's AfterTool payloads, recorded from the real binary (test/hosts/gemini.hosts.ts
-// drives it): the parent's invoke_agent call of lean-research-agent, whose return names a report it
-// never wrote, and the subagent's own complete_task call, which the hook leaves alone.
+// Gemini CLI 0.61.0's AfterTool payloads, as the real binary gave them to a hook that saved its
+// standard input (headless, against a scripted model, as test/hosts/gemini.hosts.ts runs it): the
+// parent's invoke_agent call of lean-research-agent, whose return names a report it never wrote, and
+// the subagent's own complete_task call, which the hook leaves alone.
 const RECORDED = path.join(import.meta.dirname, "..", "fixtures");
 const recorded = (name: string) => JSON.parse(readFileSync(path.join(RECORDED, name), "utf8")) as Record<string, unknown> & { tool_response: Record<string, unknown> };
 const INVOKE_AGENT = recorded("gemini-invoke-agent.json");
