@@ -134,7 +134,7 @@ describe("returnlint doctor: Gemini CLI", () => {
     const root = initialised();
     const noRule = doctor(root, geminiHome(root, { trust: null }));
     expect(noRule.stdout).toContain(
-      `  ✗ the folder is not trusted (no rule of ~/.gemini/trustedFolders.json covers ${root}): Gemini CLI then ignores .gemini/settings.json, its hooks included, without a word (a headless run refuses to start); start gemini in ${root} and trust the folder when it asks, or set GEMINI_CLI_TRUST_WORKSPACE=true where it runs headless\n`,
+      `  ✗ the folder is not trusted (no rule of ~/.gemini/trustedFolders.json covers ${root}): Gemini CLI then ignores .gemini/settings.json, its hooks included, and says nothing when a subagent returns (a headless run refuses to start); start gemini in ${root} and trust the folder when it asks, or set GEMINI_CLI_TRUST_WORKSPACE=true where it runs headless\n`,
     );
     expect(noRule.stdout).toContain("Gemini CLI: cannot run returnlint as set up (the ✗ lines say why).\n");
     expect(noRule.status).toBe(1);

@@ -125,7 +125,7 @@ function shownFrom(read: SettingsRead, shown: string): SettingsRead {
  * and an interactive session says nothing about it.
  */
 function trustLine(context: DoctorContext, home: string | undefined, user: SettingsRead | undefined): DoctorLine {
-  const untrustedEffect = "Gemini CLI then ignores .gemini/settings.json, its hooks included, without a word (a headless run refuses to start)";
+  const untrustedEffect = "Gemini CLI then ignores .gemini/settings.json, its hooks included, and says nothing when a subagent returns (a headless run refuses to start)";
   if (context.env.GEMINI_RESTRICTED_MODE === "true" || context.env.GEMINI_CLI_TRUST_WORKSPACE === "false") {
     return { level: "fail", text: `this environment sets ${context.env.GEMINI_RESTRICTED_MODE === "true" ? "GEMINI_RESTRICTED_MODE=true" : "GEMINI_CLI_TRUST_WORKSPACE=false"}: the folder is untrusted, and ${untrustedEffect}` };
   }
