@@ -18,6 +18,7 @@ export const PINNED = {
   opencode: { package: "opencode-ai", version: "1.18.33", bin: "opencode" },
   codex: { package: "@openai/codex", version: "0.169.0", bin: "codex" },
   copilot: { package: "@github/copilot", version: "1.0.102", bin: "copilot" },
+  gemini: { package: "@google/gemini-cli", version: "0.61.0", bin: "gemini" },
   // Verdaccio 6 asks for a `node-fetch@cjs` dist-tag the npm registry lacks: the override installs 2.7.0.
   verdaccio: { package: "verdaccio", version: "6.10.4", bin: "verdaccio", overrides: { "node-fetch": "2.7.0" } },
   publint: { package: "publint", version: "0.3.25", bin: "publint" },

@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerResponses, readResponsesRequest } from "./wire-responses.js";
+import { answerGemini, geminiEndpoint, geminiRequest } from "./wire-gemini.js";
 
 /**
  * A scripted model on 127.0.0.1 that real hosts talk to: the Anthropic Messages API
- * (Claude Code, `ANTHROPIC_BASE_URL`) and OpenAI Chat Completions (OpenCode, through an
- * `@ai-sdk/openai-compatible` provider), both streamed as the hosts ask. A scenario is data:
+ * (Claude Code, `ANTHROPIC_BASE_URL`), OpenAI Chat Completions (OpenCode, through an
+ * `@ai-sdk/openai-compatible` provider) and the Gemini API (Gemini CLI, wire-gemini.ts), streamed
+ * as the hosts ask. A scenario is data:
  * the turns the model plays, each keyed on which agent is asking and what it was just told.
  * Every request is recorded, so tests assert on what the host really sent. A turn may call any
  * tool the host offers (an MCP server's `mcp__server__tool` too) and the next turn can key on
@@ -17,7 +19,7 @@ export type Block = { readonly text: string } | { readonly tool: string; readonl
 
 /** One request, as the host sent it. */
 export interface SeenRequest {
-  readonly api: "anthropic" | "openai" | "responses";
+  readonly api: "anthropic" | "openai" | "responses" | "gemini";
   /** "main", an agent of the scenario (found by its system prompt), or "side" (a request offering no tools: titles, summaries). */
   readonly agent: string;
   readonly system: string;
@@ -83,7 +85,8 @@ export async function startModelServer(): Promise<ModelServer> {
   const server = createServer((request, response) => {
     readBody(request)
       .then(async (body) => {
-        const api = request.url?.includes("/chat/completions") === true ? "openai" : request.url?.startsWith("/v1/messages") === true ? "anthropic" : request.url?.endsWith("/responses") === true ? "responses" : null;
+        const gemini = geminiEndpoint(request.url ?? "");
+        const api = request.url?.includes("/chat/completions") === true ? "openai" : request.url?.startsWith("/v1/messages") === true ? "anthropic" : request.url?.endsWith("/responses") === true ? "responses" : gemini !== undefined ? "gemini" : null;
         if (api === null || request.method !== "POST") {
           response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
           return;
@@ -98,7 +101,8 @@ export async function startModelServer(): Promise<ModelServer> {
         const blocks = turn === undefined ? [{ text: seen.agent === "side" ? "Scripted session" : UNSCRIPTED }] : typeof turn.reply === "function" ? turn.reply(recorded) : turn.reply;
         sequence += 1;
         const model = typeof body.model === "string" ? body.model : "scripted";
-        if (api === "responses") answerResponses(response, blocks, { id: sequence, model, body });
+        if (gemini !== undefined) answerGemini(response, blocks, { ...gemini, body });
+        else if (api === "responses") answerResponses(response, blocks, { id: sequence, model, body });
         else (api === "anthropic" ? answerAnthropic : answerOpenAI)(response, blocks, { stream: body.stream === true, model, id: sequence });
       })
       .catch((error: unknown) => {
@@ -167,12 +171,16 @@ function textOf(content: unknown): string {
 function view(api: SeenRequest["api"], body: Record<string, unknown>, scenario: Scenario): Omit<SeenRequest, "turn"> {
   if (api === "responses") {
     const read = readResponsesRequest(body);
-    return { api, agent: read.tools.length === 0 ? "side" : (Object.entries(scenario.agents ?? {}).find(([, marker]) => read.system.includes(marker))?.[0] ?? "main"), ...read };
+    return { api, agent: agentOf(read.system, read.tools, scenario), ...read };
   }
   const all = (Array.isArray(body.messages) ? body.messages : []) as Message[];
   let system: string;
   let conversation: Message[];
   let tools: string[];
+  if (api === "gemini") {
+    const request = geminiRequest(body);
+    return { api, agent: agentOf(request.system, request.tools, scenario), ...request };
+  }
   if (api === "anthropic") {
     system = textOf(body.system);
     // Claude Code also sends `system` role entries among the messages (reminders): not the conversation.
@@ -189,8 +197,12 @@ function view(api: SeenRequest["api"], body: Record<string, unknown>, scenario: 
     .slice(start)
     .map((message) => textOf(message.content))
     .join("\n");
-  const agent = tools.length === 0 ? "side" : (Object.entries(scenario.agents ?? {}).find(([, marker]) => system.includes(marker))?.[0] ?? "main");
-  return { api, agent, system, input, messages: conversation.length, tools };
+  return { api, agent: agentOf(system, tools, scenario), system, input, messages: conversation.length, tools };
+}
+
+/** "side" for a request offering no tools, the scenario's agent whose marker the system prompt holds, else "main". */
+function agentOf(system: string, tools: readonly string[], scenario: Scenario): string {
+  return tools.length === 0 ? "side" : (Object.entries(scenario.agents ?? {}).find(([, marker]) => system.includes(marker))?.[0] ?? "main");
 }
 
 interface Answer {

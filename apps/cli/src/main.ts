@@ -13,10 +13,11 @@ Commands:
   scan [DIR]           validate every .return-meta.json below DIR (default: specs/)
   audit [REPO]         validate every committed version of every .return-meta.json in
                        a repository's history: phantom work per agent and month
-  hook HOST            a host's subagent-stop hook (claude, …): block a stop whose
-                       return fails
+  hook HOST            a host's subagent-stop hook (claude, codex, copilot, cursor,
+                       gemini): block a stop whose return fails
   init                 write a commented returnlint.config.yaml for your format
-  init HOST            set up a host: the Claude Code hook, the OpenCode plugin, …
+  init HOST            set up a host's hook (claude, codex, copilot, cursor, gemini)
+                       or the OpenCode plugin (opencode)
   doctor               will each host's hook really run? what to check when
                        nothing happens
   mcp                  the MCP server (from @returnlint/mcp): a subagent checks its own return

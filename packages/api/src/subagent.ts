@@ -43,6 +43,11 @@ export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
   "computerUse",
   "cursor-guide",
   "best-of-n-runner",
+  // Gemini CLI's
+  "codebase_investigator",
+  "cli_help",
+  "generalist",
+  "browser_agent",
 ]);
 
 /**

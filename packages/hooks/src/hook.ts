@@ -138,7 +138,7 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
     return await cannotValidate(io, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
   const deliver = (entry: LedgerEntry) => {
-    io.stdout(host.block(reasonText(checked, { command, attempt: entry.attempts, host, agent })));
+    io.stdout(host.block(reasonText(checked, { command, attempt: entry.attempts, host, agent, returned: payload.lastAssistantMessage })));
   };
   const { decision, entry, verdict, undelivered } = await record({ ...attempt, command }, checked, () => digestOf(checked.problems), { deliver });
   if (undelivered !== undefined) {
@@ -387,22 +387,32 @@ function digestOf(problems: readonly Problem[]): string {
   return process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex").slice(0, 32);
 }
 
+/** How much of a return a parent-reader is shown in the block that replaces it. */
+const MAX_QUOTED_RETURN = 2000;
+
 /**
  * What the reader of a block reads. The subagent, sent back: each problem addressed to it
  * (`--format reask`'s lines, which never give away the expected session id), and what to do. The
  * parent, which gets the reason in place of the return (Gemini CLI): that the return failed, why,
- * and that the work is not done, in words it acts on.
+ * and that the work is not done, in words it acts on; then the return it no longer sees otherwise,
+ * cut short, so that what the subagent did find is not lost.
  */
-function reasonText(checked: CheckedReturn, context: { readonly command: string; readonly attempt: number; readonly host: HostAdapter; readonly agent: string | undefined }): string {
+function reasonText(
+  checked: CheckedReturn,
+  context: { readonly command: string; readonly attempt: number; readonly host: HostAdapter; readonly agent: string | undefined; readonly returned: string | undefined },
+): string {
   const count = checked.problemCount;
   const problems = `${String(count)} ${count === 1 ? "problem" : "problems"}`;
   if (context.host.reader === "parent") {
     const who = `the subagent ${context.agent ?? ""}`.trimEnd();
     const what = checked.missing ? `its return (${checked.source})` : checked.origin === "file" ? `its return in ${checked.source}` : "its return";
+    const returned = context.returned ?? "";
+    const cut = returned.length > MAX_QUOTED_RETURN ? `${returned.slice(0, MAX_QUOTED_RETURN)}\n… (${String(returned.length - MAX_QUOTED_RETURN)} more characters)` : returned;
     return [
       `returnlint: ${who} stopped, and ${what} failed validation for /${context.command} (${problems}). Its work is not done as it says:`,
       ...problemLines(checked.problems, count),
       `Do not rely on what it claims. Run it again to do the missing work (tell it what failed above), or do the work yourself, then check again.`,
+      ...(returned.trim() === "" ? [] : [`What it returned, which this message replaces:`, cut]),
     ].join("\n");
   }
   // A return file the subagent should have written and did not: its name stands for the return.

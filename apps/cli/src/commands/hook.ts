@@ -23,6 +23,8 @@ Hosts:
               return is sent back as {"followup_message":…}; a pass, or a
               stop let through, prints {} (Cursor shows no message from a
               stop hook: why it was let through is on standard error)
+  gemini      Gemini CLI: an AfterTool hook of invoke_agent; a block
+              replaces what the parent agent receives with the reason
 
   pass        prints nothing: the subagent stops
   fail        prints {"decision":"block","reason":…}: the subagent is sent

@@ -7,14 +7,16 @@ import { claudeSetup } from "./init-claude.js";
 import { codexSetup } from "./init-codex.js";
 import { copilotSetup } from "./init-copilot.js";
 import { cursorSetup } from "./init-cursor.js";
+import { geminiSetup } from "./init-gemini.js";
 import { opencodeSetup } from "./init-opencode.js";
 import type { Change, HostFlags, HostSetup } from "./init-settings.js";
 
 export const INIT_HOSTS_HELP = `Usage: returnlint init claude [--vendor] [--mcp] [--dry-run]
        returnlint init codex [--vendor] [--dry-run]
        returnlint init copilot [--vendor] [--dry-run]
-       returnlint init opencode [--local] [--dry-run]
        returnlint init cursor [--vendor] [--dry-run]
+       returnlint init gemini [--vendor] [--dry-run]
+       returnlint init opencode [--local] [--dry-run]
 
 Sets up a host to run returnlint on every subagent return. Each changes only
 what it needs, keeps everything else in the file, and changes nothing when the
@@ -54,10 +56,6 @@ host is already set up.
              added where .claude/settings.json's SubagentStop hook runs
              returnlint already (Copilot CLI runs it too). It says how to trust
              the folder: Copilot CLI skips an untrusted folder's hooks.
-  opencode   adds "@returnlint/opencode" to the "plugin" list of opencode.json
-             (written if missing); OpenCode installs it from the npm registry.
-             --local writes .opencode/plugins/returnlint.js instead, which loads
-             the copy installed in node_modules.
   cursor     adds a subagentStop hook that runs returnlint with node to
              .cursor/hooks.json (written if missing), next to the hooks there:
              node_modules' copy, else .cursor/hooks/returnlint.cjs, which init
@@ -66,12 +64,24 @@ host is already set up.
              checks (.cursor/agents/*.md and the config's "agents" map); its
              loop_limit lets Cursor deliver 10 follow-ups, more than the
              hook's --max-blocks.
+  gemini     adds an AfterTool hook with the matcher "invoke_agent" (the
+             parent's call of a subagent) to .gemini/settings.json, run with
+             node from node_modules or, where returnlint is not installed or
+             with --vendor, from .gemini/hooks/returnlint.cjs, which init
+             writes. It says what init never does for you: trusting the
+             folder and acknowledging the agents of .gemini/agents/, without
+             which Gemini CLI runs no hook and loads no project agent.
+  opencode   adds "@returnlint/opencode" to the "plugin" list of opencode.json
+             (written if missing); OpenCode installs it from the npm registry.
+             --local writes .opencode/plugins/returnlint.js instead, which loads
+             the copy installed in node_modules.
 
 Options:
   --dry-run            print what would change, change nothing
-  --vendor             (claude, codex, copilot, cursor) run the one-file copy in
-                       the host's hooks folder (.claude/hooks/, .codex/hooks/,
-                       .github/hooks/, .cursor/hooks/)
+  --vendor             (claude, codex, copilot, cursor, gemini) run the one-file
+                       copy in the host's hooks folder (.claude/hooks/,
+                       .codex/hooks/, .github/hooks/, .cursor/hooks/,
+                       .gemini/hooks/)
   --mcp                (claude) add the MCP server too
   --local              (opencode) load the plugin from node_modules
   -h, --help           show this help
@@ -93,10 +103,10 @@ const OPTIONS = {
 const PAST = { add: "Added", update: "Updated", write: "Wrote" } as const;
 
 /** The hosts `returnlint init` sets up, by name. */
-const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, codex: codexSetup, copilot: copilotSetup, cursor: cursorSetup, opencode: opencodeSetup };
+const SETUPS: Readonly<Record<string, HostSetup>> = { claude: claudeSetup, codex: codexSetup, copilot: copilotSetup, cursor: cursorSetup, gemini: geminiSetup, opencode: opencodeSetup };
 
 const FLAG_HINTS: Readonly<Record<keyof HostFlags, string>> = {
-  vendor: "--vendor is for returnlint init claude, codex, copilot and cursor",
+  vendor: "--vendor is for returnlint init claude, codex, copilot, cursor and gemini",
   mcp: `--mcp is for returnlint init claude; docs/mcp.md shows OpenCode's "mcp" entry`,
   local: "--local is for returnlint init opencode",
 };

@@ -6,7 +6,8 @@ import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
 export const INIT_HELP = `Usage: returnlint init [--preset NAME] [--command NAME=PRESET …]
-        returnlint init claude|opencode   (set up a host: "returnlint init claude --help")
+        returnlint init HOST   (set up a host: claude, codex, copilot, cursor,
+                                gemini or opencode; "returnlint init claude --help")
 
 Writes returnlint.config.yaml in the current directory: the preset for the
 format your subagents return, per-command presets when commands differ, and the

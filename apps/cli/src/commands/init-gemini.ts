@@ -1,0 +1,107 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { isObject } from "@returnlint/core";
+import type { JsonObjectNode } from "./init-json.js";
+import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
+import { agentFiles, checkedAgents, containerAt, edited, openSettings, put, type Change, type HostSetup } from "./init-settings.js";
+
+/**
+ * Gemini CLI replaces `$GEMINI_PROJECT_DIR` in a hook's command with the project's root, quoted
+ * for the shell, before it runs the command (a root with spaces in it works; quoting it again
+ * would not), and runs the hook in that root.
+ */
+const PROJECT_DIR = "$GEMINI_PROJECT_DIR";
+/** The one-file copy `init gemini` writes where returnlint is not installed, or with --vendor. */
+export const GEMINI_VENDORED_FILE = [".gemini", "hooks", "returnlint.cjs"] as const;
+/** The hook commands `init gemini` writes: `node` and a file, never npm (a stop would cost ten times as much). */
+export const GEMINI_HOOK_COMMANDS = {
+  installed: `node ${PROJECT_DIR}/${INSTALLED_BIN.join("/")} hook gemini`,
+  vendored: `node ${PROJECT_DIR}/${GEMINI_VENDORED_FILE.join("/")} hook gemini`,
+} as const;
+/** Gemini CLI's hooks have no subagent-stop event: the hook runs after this tool, the parent's call of a subagent. */
+export const GEMINI_MATCHER = "invoke_agent";
+/** Gemini CLI's hook timeouts are in milliseconds (its default is 60,000). */
+export const GEMINI_HOOK_TIMEOUT_MS = 30_000;
+/** The name Gemini CLI shows for the hook, and `hooksConfig.disabled` would list. */
+export const GEMINI_HOOK_NAME = "returnlint";
+const SETTINGS = [".gemini", "settings.json"] as const;
+/** A hook command that runs returnlint's Gemini CLI hook, through a bin, a copy named returnlint.cjs or npx; what follows it is its options. */
+const GEMINI_HOOK = /returnlint(?:\.cjs)?["']?\s+hook gemini\b/;
+
+/** The hook of an entry that runs returnlint's Gemini CLI hook. */
+function ourHook(hooks: unknown): { command: string } | undefined {
+  if (!Array.isArray(hooks)) return undefined;
+  return hooks.find((hook): hook is { command: string } => isObject(hook) && typeof hook.command === "string" && GEMINI_HOOK.test(hook.command));
+}
+
+async function geminiChange(cwd: string, command: string, warn: (line: string) => void): Promise<Change | undefined> {
+  const settings = openSettings(cwd, SETTINGS);
+  const agents = await checkedAgents(cwd, agentFiles(cwd, ".gemini/agents", ".md", warn), "gemini");
+  const checked = agents.length === 0 ? "no agent of .gemini/agents/ or the config's agents map maps to a command yet: the hook decides by name" : `it checks ${agents.join(", ")}`;
+  const entry = { matcher: GEMINI_MATCHER, hooks: [{ name: GEMINI_HOOK_NAME, type: "command", command, timeout: GEMINI_HOOK_TIMEOUT_MS }] };
+  const added = { verb: "add", what: `the returnlint AfterTool hook to .gemini/settings.json (matcher "${GEMINI_MATCHER}": ${checked})` } as const;
+  return edited(settings, { hooks: { AfterTool: [entry] } }, added, (json, root) => {
+    const hooks = containerAt(settings, root, "hooks", "object");
+    if (hooks === undefined) {
+      put(json, root, "hooks", { AfterTool: [entry] });
+      return added;
+    }
+    const entries = containerAt(settings, hooks, "AfterTool", "array", "hooks.AfterTool");
+    if (entries === undefined) {
+      put(json, hooks, "AfterTool", [entry]);
+      return added;
+    }
+    const ours = entries.elements.find((element): element is JsonObjectNode => element.kind === "object" && ourHook((json.value(element) as { hooks?: unknown }).hooks) !== undefined);
+    if (ours === undefined) {
+      json.append(entries, entry);
+      return added;
+    }
+    const current = json.value(ours) as { matcher?: unknown; hooks?: unknown };
+    const hook = ourHook(current.hooks);
+    const match = hook === undefined ? null : GEMINI_HOOK.exec(hook.command);
+    // The options given after `hook gemini` stay with the new command.
+    const wanted = hook === undefined || match === null ? command : `${command}${hook.command.slice(match.index + match[0].length)}`;
+    const updated = [...(current.matcher === GEMINI_MATCHER ? [] : ["matcher"]), ...(hook?.command === wanted ? [] : ["command"])];
+    if (updated.length === 0) return undefined;
+    if (current.matcher !== GEMINI_MATCHER) {
+      const member = json.member(ours, "matcher");
+      if (member === undefined) json.addFirstMember(ours, "matcher", GEMINI_MATCHER);
+      else json.replace(member.value, GEMINI_MATCHER);
+    }
+    if (hook !== undefined && hook.command !== wanted) {
+      const hookList = json.member(ours, "hooks")?.value;
+      const index = Array.isArray(current.hooks) ? current.hooks.indexOf(hook) : -1;
+      const hookNode = hookList?.kind === "array" ? hookList.elements[index] : undefined;
+      const commandNode = hookNode?.kind === "object" ? json.member(hookNode, "command")?.value : undefined;
+      if (commandNode !== undefined) json.replace(commandNode, wanted);
+    }
+    return { verb: "update", what: `the returnlint hook's ${updated.join(" and ")} in .gemini/settings.json (${updated.includes("command") ? `"${wanted}"` : `matcher "${GEMINI_MATCHER}"`})` };
+  });
+}
+
+/**
+ * What init cannot do for the user, and will not do behind their back: Gemini CLI runs a project's
+ * hooks (and reads its .gemini/settings.json at all) only in a folder the user trusts, and loads
+ * the agents of .gemini/agents/ only once the user acknowledged each file as it is now.
+ */
+const TRUST_AND_ACKNOWLEDGE =
+  "Gemini CLI runs this hook only in a trusted folder and loads the agents of .gemini/agents/ only once you acknowledge them, and init does neither for you: " +
+  'start gemini in this folder, trust it when asked (~/.gemini/trustedFolders.json records it; headless runs take GEMINI_CLI_TRUST_WORKSPACE=true instead) and choose "Acknowledge and Enable" for the agents it lists (again after each edit of an agent file); ' +
+  '"returnlint doctor --host gemini" says whether both are done.';
+
+/**
+ * `returnlint init gemini`: the AfterTool hook of invoke_agent in .gemini/settings.json, run with
+ * node from the project's node_modules, else from the one-file copy init writes in .gemini/hooks/
+ * (--vendor: always that copy).
+ */
+export const geminiSetup: HostSetup = {
+  flags: { vendor: true },
+  async plan(cwd, flags, warn) {
+    const vendor = flags.vendor || !existsSync(path.join(cwd, ...INSTALLED_BIN));
+    const changes = [...(vendor ? [vendoredChange(cwd, GEMINI_VENDORED_FILE)] : []), await geminiChange(cwd, vendor ? GEMINI_HOOK_COMMANDS.vendored : GEMINI_HOOK_COMMANDS.installed, warn)];
+    const hookNext = vendor
+      ? `commit ${GEMINI_VENDORED_FILE.join("/")} with .gemini/settings.json: the hook runs it with node, nothing to install`
+      : "keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node";
+    return { changes, done: ".gemini/settings.json already runs returnlint", next: `${hookNext}.\n${TRUST_AND_ACKNOWLEDGE}` };
+  },
+};
