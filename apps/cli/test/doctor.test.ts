@@ -82,6 +82,14 @@ describe("returnlint doctor: Claude Code", () => {
     expect(run.status).toBe(1);
   });
 
+  it("warns about a project agent named like a host's own agent, which the hook leaves alone", () => {
+    const root = project({ ".claude/agents/research.md": agent("research"), ".claude/settings.json": subagentStop(VENDORED_HOOK) });
+    const run = doctor(root);
+    expect(run.stdout).toContain('  ! the project\'s agent research has the name of a host\'s built-in agent, which the hook leaves alone: it is not checked unless the config\'s "agents" map names it\n');
+    const mapped = project({ ".claude/agents/research.md": agent("research"), ".claude/settings.json": subagentStop(VENDORED_HOOK), "returnlint.config.json": { agents: { research: "research" } } });
+    expect(doctor(mapped).stdout).not.toContain("has the name of a host's built-in agent");
+  });
+
   it("warns when the config sends a host's built-in agent to a command", () => {
     const root = project({ ".claude/settings.json": subagentStop(VENDORED_HOOK), "returnlint.config.json": { agents: { Explore: "research" } } });
     expect(doctor(root).stdout).toContain('  ! the config\'s "agents" map sends the host\'s built-in agent Explore to /research: it answers in prose by design and will be sent back; remove the entry unless that is what you want\n');

@@ -15,6 +15,20 @@ export function checkedAgents(context: DoctorContext, dir: string, suffix: strin
   });
 }
 
+/**
+ * The project's agents (of the host's folders `[dir, suffix]`) named like one of the hosts' own
+ * agents (`research`, `task`, …), which the hook leaves alone: such an agent is never checked
+ * unless the config's agents map names it.
+ */
+export function namedLikeBuiltIns(context: DoctorContext, folders: readonly (readonly [string, string])[]): DoctorLine[] {
+  const mapped = new Set(Object.keys(context.config?.config.agents ?? {}));
+  const named = folders.flatMap(([dir, suffix]) => agentFiles(context.root, dir, suffix, () => undefined)).filter((name) => BUILT_IN_AGENTS.has(name) && !mapped.has(name));
+  return [...new Set(named)].map((name) => ({
+    level: "warn",
+    text: `the project's agent ${name} has the name of a host's built-in agent, which the hook leaves alone: it is not checked unless the config's "agents" map names it`,
+  }));
+}
+
 /** The built-in agents the config's agents map sends to a command: they answer in prose, and will be sent back. */
 export function mappedBuiltIns(config: LoadedConfig | undefined): DoctorLine[] {
   const agents = config?.config.agents ?? {};

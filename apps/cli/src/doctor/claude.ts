@@ -1,7 +1,7 @@
 import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { andList, readSettings, type SettingsRead } from "./settings.js";
-import { checkedAgents, configLine, mappedBuiltIns } from "./agents.js";
+import { checkedAgents, configLine, mappedBuiltIns, namedLikeBuiltIns } from "./agents.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
 
@@ -68,7 +68,7 @@ export const claudeDoctor: HostDoctor = {
       const matched = agents.filter((agent) => !unmatched.includes(agent));
       if (matched.length > 0) lines.push({ level: "ok", text: `the hook runs for ${shown(matched)}` });
     }
-    lines.push(...mappedBuiltIns(context.config));
+    lines.push(...namedLikeBuiltIns(context, [[".claude/agents", ".md"]]), ...mappedBuiltIns(context.config));
 
     if (context.config !== undefined) {
       const env = { ...context.env, CLAUDE_PROJECT_DIR: context.root };

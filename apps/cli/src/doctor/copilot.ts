@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { BUILT_IN_AGENTS } from "@returnlint/api";
 import { copilotHookFiles, returnlintHooks, SUBAGENT_STOP, type ReturnlintHook } from "../commands/init-copilot.js";
 import { agentFiles, readIfRegular } from "../commands/init-settings.js";
-import { checkedAgents, configLine, mappedBuiltIns } from "./agents.js";
+import { checkedAgents, configLine, mappedBuiltIns, namedLikeBuiltIns } from "./agents.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import { andList, readSettings, type SettingsRead } from "./settings.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
@@ -136,11 +135,7 @@ export const copilotDoctor: HostDoctor = {
     } else {
       lines.push({ level: "ok", text: `the hook checks ${andList(agents.map((agent) => `${agent.name} (/${agent.command})`))}` });
     }
-    const mapped = new Set(Object.keys(context.config?.config.agents ?? {}));
-    const builtInNamed = [...agentFiles(context.root, ".github/agents", ".agent.md", () => undefined), ...agentFiles(context.root, ".claude/agents", ".md", () => undefined)].filter((name) => BUILT_IN_AGENTS.has(name) && !mapped.has(name));
-    for (const name of new Set(builtInNamed)) {
-      lines.push({ level: "warn", text: `the project's agent ${name} has the name of a host's built-in agent, which the hook leaves alone: it is not checked unless the config's "agents" map names it` });
-    }
+    lines.push(...namedLikeBuiltIns(context, [[".github/agents", ".agent.md"], [".claude/agents", ".md"]]));
     lines.push(...mappedBuiltIns(context.config));
 
     if (context.config !== undefined) {
