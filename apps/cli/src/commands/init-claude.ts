@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isObject, ReturnlintError } from "@returnlint/core";
-import type { JsonObjectNode } from "./init-json.js";
-import { agentFiles, checkedAgents, containerAt, edited, matcherFor, MAX_VENDORED_BYTES, openSettings, put, readIfRegular, type Change, type HostSetup } from "./init-settings.js";
+import { agentFiles, checkedAgents, containerAt, edited, hookEntryChange, matcherFor, MAX_VENDORED_BYTES, openSettings, put, readIfRegular, type Change, type HostSetup } from "./init-settings.js";
 
 /** The version being built (esbuild's define; build.mjs). */
 declare const RETURNLINT_VERSION: string;
@@ -27,10 +26,6 @@ export const HOOK_COMMANDS = {
 export const HOOK_TIMEOUT_S = 30;
 /** Where the loader (src/loader.cjs) names its self-contained copy: the file --vendor writes. */
 const SELF_CONTAINED = Symbol.for("returnlint.selfContained");
-interface HookEntry {
-  matcher?: unknown;
-  hooks?: unknown;
-}
 
 /** The one-file copy at `names` (.claude/hooks/returnlint.cjs, or another host's folder): written, or updated when it is another version's; undefined when it is this one. */
 export function vendoredChange(cwd: string, names: readonly string[] = VENDORED_FILE): Change | undefined {
@@ -57,56 +52,13 @@ async function claudeChange(cwd: string, command: string, warn: (line: string) =
   const where = agents.length === 0 ? "no matcher: every subagent, the name rule decides" : `matcher "${matcher ?? ""}"`;
   const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, timeout: HOOK_TIMEOUT_S }] };
   const added = { verb: "add", what: `the returnlint SubagentStop hook to .claude/settings.json (${where})` } as const;
-  return edited(settings, { hooks: { SubagentStop: [entry] } }, added, (json, root) => {
-    const hooks = containerAt(settings, root, "hooks", "object");
-    if (hooks === undefined) {
-      put(json, root, "hooks", { SubagentStop: [entry] });
-      return added;
-    }
-    const entries = containerAt(settings, hooks, "SubagentStop", "array", "hooks.SubagentStop");
-    if (entries === undefined) {
-      put(json, hooks, "SubagentStop", [entry]);
-      return added;
-    }
-    const ours = entries.elements.find((element): element is JsonObjectNode => element.kind === "object" && runsReturnlint((json.value(element) as HookEntry).hooks));
-    if (ours === undefined) {
-      json.append(entries, entry);
-      return added;
-    }
-    const current = json.value(ours) as HookEntry;
-    const hook = ourHook(current.hooks);
-    // The options given after `hook claude` stay with the new command.
-    const wanted = hook === undefined ? command : `${command}${hook.command.slice(hook.command.lastIndexOf(HOOK_ARGS) + HOOK_ARGS.length)}`;
-    const updated = [...(current.matcher === matcher ? [] : ["matcher"]), ...(hook?.command === wanted ? [] : ["command"])];
-    if (updated.length === 0) return undefined;
-    if (current.matcher !== matcher) {
-      const member = json.member(ours, "matcher");
-      if (matcher === undefined) {
-        if (member !== undefined) json.removeMember(ours, member);
-      } else if (member === undefined) json.addFirstMember(ours, "matcher", matcher);
-      else json.replace(member.value, matcher);
-    }
-    if (hook !== undefined && hook.command !== wanted) {
-      const hookList = json.member(ours, "hooks")?.value;
-      const index = Array.isArray(current.hooks) ? current.hooks.indexOf(hook) : -1;
-      const hookNode = hookList?.kind === "array" ? hookList.elements[index] : undefined;
-      const commandNode = hookNode?.kind === "object" ? json.member(hookNode, "command")?.value : undefined;
-      if (commandNode !== undefined) json.replace(commandNode, wanted);
-    }
-    return { verb: "update", what: `the returnlint hook's ${updated.join(" and ")} in .claude/settings.json (${updated.includes("command") ? `"${wanted}"` : where})` };
-  });
+  return hookEntryChange(settings, { event: "SubagentStop", host: "claude", entry, command, ourHook, added, where });
 }
-
-const HOOK_ARGS = " hook claude";
 
 /** The hook of an entry that runs returnlint's Claude Code hook: through npx, a bin or a copy named returnlint.cjs. */
 function ourHook(hooks: unknown): { command: string } | undefined {
   if (!Array.isArray(hooks)) return undefined;
   return hooks.find((hook): hook is { command: string } => isObject(hook) && typeof hook.command === "string" && /returnlint(?:\.cjs)?"?\s+hook claude\b/.test(hook.command));
-}
-
-function runsReturnlint(hooks: unknown): boolean {
-  return ourHook(hooks) !== undefined;
 }
 
 // The MCP server (docs/mcp.md)

@@ -3,8 +3,7 @@ import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { codexAgents, codexMatcher } from "./codex-config.js";
 import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
-import type { JsonObjectNode } from "./init-json.js";
-import { checkedAgents, containerAt, edited, openSettings, put, type Change, type HostSetup } from "./init-settings.js";
+import { checkedAgents, hookEntryChange, openSettings, type Change, type HostSetup } from "./init-settings.js";
 
 /** The one-file copy `init codex` writes where returnlint is not installed, or with --vendor. */
 export const CODEX_VENDORED_FILE = [".codex", "hooks", "returnlint.cjs"] as const;
@@ -40,11 +39,6 @@ export function codexHookCommands(cwd: string): { readonly installed: string; re
   return { installed: `node ${root}/${INSTALLED_BIN.join("/")}${HOOK_ARGS}`, vendored: `node ${root}/${CODEX_VENDORED_FILE.join("/")}${HOOK_ARGS}` };
 }
 
-interface HookEntry {
-  matcher?: unknown;
-  hooks?: unknown;
-}
-
 /** The hook of an entry that runs returnlint's Codex hook: through npx, a bin or a copy named returnlint.cjs. */
 export function codexHookOf(hooks: unknown): { command: string; timeout?: unknown } | undefined {
   if (!Array.isArray(hooks)) return undefined;
@@ -58,45 +52,7 @@ async function codexChange(cwd: string, command: string, warn: (line: string) =>
   const where = agents.length === 0 ? "no matcher: every subagent, the name rule decides" : `matcher "${matcher ?? ""}"`;
   const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, timeout: CODEX_HOOK_TIMEOUT_S }] };
   const added = { verb: "add", what: `the returnlint SubagentStop hook to .codex/hooks.json (${where})` } as const;
-  return edited(settings, { hooks: { SubagentStop: [entry] } }, added, (json, root) => {
-    const hooks = containerAt(settings, root, "hooks", "object");
-    if (hooks === undefined) {
-      put(json, root, "hooks", { SubagentStop: [entry] });
-      return added;
-    }
-    const entries = containerAt(settings, hooks, "SubagentStop", "array", "hooks.SubagentStop");
-    if (entries === undefined) {
-      put(json, hooks, "SubagentStop", [entry]);
-      return added;
-    }
-    const ours = entries.elements.find((element): element is JsonObjectNode => element.kind === "object" && codexHookOf((json.value(element) as HookEntry).hooks) !== undefined);
-    // Appended after the hooks already there: Codex names a trusted hook by its place, so theirs keep their trust.
-    if (ours === undefined) {
-      json.append(entries, entry);
-      return added;
-    }
-    const current = json.value(ours) as HookEntry;
-    const hook = codexHookOf(current.hooks);
-    // The options given after `hook codex` stay with the new command.
-    const wanted = hook === undefined ? command : `${command}${hook.command.slice(hook.command.lastIndexOf(HOOK_ARGS) + HOOK_ARGS.length)}`;
-    const updated = [...(current.matcher === matcher ? [] : ["matcher"]), ...(hook?.command === wanted ? [] : ["command"])];
-    if (updated.length === 0) return undefined;
-    if (current.matcher !== matcher) {
-      const member = json.member(ours, "matcher");
-      if (matcher === undefined) {
-        if (member !== undefined) json.removeMember(ours, member);
-      } else if (member === undefined) json.addFirstMember(ours, "matcher", matcher);
-      else json.replace(member.value, matcher);
-    }
-    if (hook !== undefined && hook.command !== wanted) {
-      const hookList = json.member(ours, "hooks")?.value;
-      const index = Array.isArray(current.hooks) ? current.hooks.indexOf(hook) : -1;
-      const hookNode = hookList?.kind === "array" ? hookList.elements[index] : undefined;
-      const commandNode = hookNode?.kind === "object" ? json.member(hookNode, "command")?.value : undefined;
-      if (commandNode !== undefined) json.replace(commandNode, wanted);
-    }
-    return { verb: "update", what: `the returnlint hook's ${updated.join(" and ")} in .codex/hooks.json (${updated.includes("command") ? `"${wanted}"` : where}); Codex skips it until you trust it again` };
-  });
+  return hookEntryChange(settings, { event: "SubagentStop", host: "codex", entry, command, ourHook: codexHookOf, added, where, afterUpdate: "; Codex skips it until you trust it again" });
 }
 
 /**

@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { isObject } from "@returnlint/core";
-import type { JsonObjectNode } from "./init-json.js";
 import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
-import { agentFiles, checkedAgents, containerAt, edited, openSettings, put, type Change, type HostSetup } from "./init-settings.js";
+import { agentFiles, checkedAgents, hookEntryChange, openSettings, type Change, type HostSetup } from "./init-settings.js";
 
 /**
  * Gemini CLI replaces `$GEMINI_PROJECT_DIR` in a hook's command with the project's root, quoted
@@ -40,43 +39,7 @@ async function geminiChange(cwd: string, command: string, warn: (line: string) =
   const checked = agents.length === 0 ? "no agent of .gemini/agents/ or the config's agents map maps to a command yet: the hook decides by name" : `it checks ${agents.join(", ")}`;
   const entry = { matcher: GEMINI_MATCHER, hooks: [{ name: GEMINI_HOOK_NAME, type: "command", command, timeout: GEMINI_HOOK_TIMEOUT_MS }] };
   const added = { verb: "add", what: `the returnlint AfterTool hook to .gemini/settings.json (matcher "${GEMINI_MATCHER}": ${checked})` } as const;
-  return edited(settings, { hooks: { AfterTool: [entry] } }, added, (json, root) => {
-    const hooks = containerAt(settings, root, "hooks", "object");
-    if (hooks === undefined) {
-      put(json, root, "hooks", { AfterTool: [entry] });
-      return added;
-    }
-    const entries = containerAt(settings, hooks, "AfterTool", "array", "hooks.AfterTool");
-    if (entries === undefined) {
-      put(json, hooks, "AfterTool", [entry]);
-      return added;
-    }
-    const ours = entries.elements.find((element): element is JsonObjectNode => element.kind === "object" && ourHook((json.value(element) as { hooks?: unknown }).hooks) !== undefined);
-    if (ours === undefined) {
-      json.append(entries, entry);
-      return added;
-    }
-    const current = json.value(ours) as { matcher?: unknown; hooks?: unknown };
-    const hook = ourHook(current.hooks);
-    const match = hook === undefined ? null : GEMINI_HOOK.exec(hook.command);
-    // The options given after `hook gemini` stay with the new command.
-    const wanted = hook === undefined || match === null ? command : `${command}${hook.command.slice(match.index + match[0].length)}`;
-    const updated = [...(current.matcher === GEMINI_MATCHER ? [] : ["matcher"]), ...(hook?.command === wanted ? [] : ["command"])];
-    if (updated.length === 0) return undefined;
-    if (current.matcher !== GEMINI_MATCHER) {
-      const member = json.member(ours, "matcher");
-      if (member === undefined) json.addFirstMember(ours, "matcher", GEMINI_MATCHER);
-      else json.replace(member.value, GEMINI_MATCHER);
-    }
-    if (hook !== undefined && hook.command !== wanted) {
-      const hookList = json.member(ours, "hooks")?.value;
-      const index = Array.isArray(current.hooks) ? current.hooks.indexOf(hook) : -1;
-      const hookNode = hookList?.kind === "array" ? hookList.elements[index] : undefined;
-      const commandNode = hookNode?.kind === "object" ? json.member(hookNode, "command")?.value : undefined;
-      if (commandNode !== undefined) json.replace(commandNode, wanted);
-    }
-    return { verb: "update", what: `the returnlint hook's ${updated.join(" and ")} in .gemini/settings.json (${updated.includes("command") ? `"${wanted}"` : `matcher "${GEMINI_MATCHER}"`})` };
-  });
+  return hookEntryChange(settings, { event: "AfterTool", host: "gemini", entry, command, ourHook, added, where: `matcher "${GEMINI_MATCHER}"` });
 }
 
 /**

@@ -214,3 +214,84 @@ export function matcherFor(agents: readonly string[]): string | undefined {
   if (agents.every((name) => /^[\w-]+$/.test(name))) return agents.join("|");
   return `^(${agents.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`;
 }
+
+// A hook entry of `hooks.EVENT`
+
+/** An entry of `hooks.EVENT` as Claude Code, Codex and Gemini CLI read it: a matcher and its hooks. */
+interface HookEntry {
+  matcher?: unknown;
+  hooks?: unknown;
+}
+
+/**
+ * The change to `settings` that puts returnlint's hook entry (`entry`, whose hooks run `command`)
+ * under `hooks.EVENT`: added after the entries there, or, where an entry already runs returnlint's
+ * hook (`ourHook` finds it), its matcher and command brought up to date, the options given after
+ * `hook HOST` kept. Undefined when it is as it should be.
+ */
+export function hookEntryChange(
+  settings: SettingsFile,
+  input: {
+    readonly event: string;
+    readonly host: string;
+    readonly entry: { readonly matcher?: string; readonly hooks: readonly unknown[] };
+    readonly command: string;
+    /** The hook of an entry's `hooks` that runs returnlint's, if any. */
+    readonly ourHook: (hooks: unknown) => { readonly command: string } | undefined;
+    readonly added: Pick<Change, "verb" | "what">;
+    /** The matcher as the update's sentence says it. */
+    readonly where: string;
+    /** What the update's sentence adds ("; Codex skips it until you trust it again"). */
+    readonly afterUpdate?: string;
+  },
+): Change | undefined {
+  const { event, entry, command, ourHook, added } = input;
+  const matcher = entry.matcher;
+  const shown = settings.names.join("/");
+  return edited(settings, { hooks: { [event]: [entry] } }, added, (json, root) => {
+    const hooks = containerAt(settings, root, "hooks", "object");
+    if (hooks === undefined) {
+      put(json, root, "hooks", { [event]: [entry] });
+      return added;
+    }
+    const entries = containerAt(settings, hooks, event, "array", `hooks.${event}`);
+    if (entries === undefined) {
+      put(json, hooks, event, [entry]);
+      return added;
+    }
+    const ours = entries.elements.find((element): element is JsonObjectNode => element.kind === "object" && ourHook((json.value(element) as HookEntry).hooks) !== undefined);
+    // Appended after the entries already there (Codex names a trusted hook by its place: theirs keep their trust).
+    if (ours === undefined) {
+      json.append(entries, entry);
+      return added;
+    }
+    const current = json.value(ours) as HookEntry;
+    const hook = ourHook(current.hooks);
+    // The options given after `hook HOST` stay with the new command.
+    const wanted = hook === undefined ? command : `${command}${optionsAfter(hook.command, input.host)}`;
+    const updated = [...(current.matcher === matcher ? [] : ["matcher"]), ...(hook?.command === wanted ? [] : ["command"])];
+    if (updated.length === 0) return undefined;
+    if (current.matcher !== matcher) {
+      const member = json.member(ours, "matcher");
+      if (matcher === undefined) {
+        if (member !== undefined) json.removeMember(ours, member);
+      } else if (member === undefined) json.addFirstMember(ours, "matcher", matcher);
+      else json.replace(member.value, matcher);
+    }
+    if (hook !== undefined && hook.command !== wanted) {
+      const hookList = json.member(ours, "hooks")?.value;
+      const index = Array.isArray(current.hooks) ? current.hooks.indexOf(hook) : -1;
+      const hookNode = hookList?.kind === "array" ? hookList.elements[index] : undefined;
+      const commandNode = hookNode?.kind === "object" ? json.member(hookNode, "command")?.value : undefined;
+      if (commandNode !== undefined) json.replace(commandNode, wanted);
+    }
+    return { verb: "update", what: `the returnlint hook's ${updated.join(" and ")} in ${shown} (${updated.includes("command") ? `"${wanted}"` : input.where})${input.afterUpdate ?? ""}` };
+  });
+}
+
+/** What follows the last `hook HOST` of a hook command: the options a user gave it. */
+function optionsAfter(command: string, host: string): string {
+  const marker = ` hook ${host}`;
+  const at = command.lastIndexOf(marker);
+  return at === -1 ? "" : command.slice(at + marker.length);
+}
