@@ -42,6 +42,11 @@ export function parsePayload(text: string): PayloadOutcome {
   };
 }
 
+/** `{"decision":"block","reason"}`: the block Claude Code reads, and Codex, Copilot CLI and Gemini CLI after it. */
+export function decisionBlock(reason: string): string {
+  return `${JSON.stringify({ decision: "block", reason })}\n`;
+}
+
 /**
  * Claude Code: a `SubagentStop` (or `Stop`) command hook. `{"decision":"block","reason"}` sends the
  * agent back with the reason; `{"systemMessage"}` is shown to the user (an exit-0 hook's standard
@@ -51,7 +56,7 @@ export const claude: HostAdapter = {
   name: "claude",
   title: "Claude Code",
   parse: parsePayload,
-  block: (reason) => `${JSON.stringify({ decision: "block", reason })}\n`,
+  block: decisionBlock,
   passOutput: "",
   notice: (sentence) => `${JSON.stringify({ systemMessage: sentence })}\n`,
   reader: "subagent",

@@ -1,5 +1,5 @@
 import type { HostAdapter, PayloadOutcome } from "../host.js";
-import { parsePayload } from "./claude.js";
+import { claude, parsePayload } from "./claude.js";
 
 /**
  * Reads a Codex `SubagentStop` (or `Stop`) hook's input. Codex 0.169.0 sends Claude Code's fields
@@ -25,16 +25,13 @@ export function parseCodexPayload(text: string): PayloadOutcome {
  * Codex: a `SubagentStop` command hook in `.codex/hooks.json`. `{"decision":"block","reason"}`
  * sends the subagent back: Codex gives it the reason as its next input, inside
  * `<hook_prompt hook_run_id="subagent-stop:…">`. Nothing on standard output lets it stop;
- * `{"systemMessage"}` is Codex's warning to the user. Project agents are defined in
- * `.codex/agents/NAME.toml`.
+ * `{"systemMessage"}` is Codex's warning to the user: Claude Code's answers, all of them. Project
+ * agents are defined in `.codex/agents/NAME.toml`.
  */
 export const codex: HostAdapter = {
+  ...claude,
   name: "codex",
   title: "Codex",
   parse: parseCodexPayload,
-  block: (reason) => `${JSON.stringify({ decision: "block", reason })}\n`,
-  passOutput: "",
-  notice: (sentence) => `${JSON.stringify({ systemMessage: sentence })}\n`,
-  reader: "subagent",
   definitionFile: (agent) => `.codex/agents/${agent}.toml`,
 };

@@ -1,5 +1,5 @@
 import type { HostAdapter, PayloadOutcome } from "../host.js";
-import { parsePayload as parseClaudePayload } from "./claude.js";
+import { decisionBlock, parsePayload as parseClaudePayload } from "./claude.js";
 import { PayloadFields } from "./payload-fields.js";
 
 /**
@@ -63,7 +63,7 @@ export const copilot: HostAdapter = {
   name: "copilot",
   title: "Copilot CLI",
   parse: parseCopilotPayload,
-  block: (reason) => `${JSON.stringify({ decision: "block", reason })}\n`,
+  block: decisionBlock,
   passOutput: "",
   notice: () => "",
   noticeExitCode: 2,

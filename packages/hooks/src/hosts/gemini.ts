@@ -1,6 +1,7 @@
 import { isObject, jsonType } from "@returnlint/core";
 import type { HostAdapter, PayloadOutcome } from "../host.js";
 import { PayloadFields } from "./payload-fields.js";
+import { decisionBlock } from "./claude.js";
 
 /** The tool a Gemini CLI agent delegates to a subagent with (`{agent_name, prompt}`): its AfterTool hook sees the return. */
 export const GEMINI_AGENT_TOOL = "invoke_agent";
@@ -86,7 +87,7 @@ export const gemini: HostAdapter = {
   name: "gemini",
   title: "Gemini CLI",
   parse: parseGeminiPayload,
-  block: (reason) => `${JSON.stringify({ decision: "block", reason })}\n`,
+  block: decisionBlock,
   passOutput: "",
   notice: (sentence) => `${JSON.stringify({ systemMessage: sentence })}\n`,
   reader: "parent",
