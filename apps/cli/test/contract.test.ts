@@ -1,0 +1,93 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ReportObject } from "@returnlint/api";
+import { EXAMPLES, project, returnlint } from "./helpers.js";
+
+// Issue 33's acceptance: a project's own return, checked under the contract its config names.
+const contract = readFileSync(path.join(EXAMPLES, "contract-proof", "contracts", "review-return.schema.json"), "utf8");
+const config = "commands:\n  review:\n    contract: ./contracts/review-return.schema.json\n";
+const done = { status: "done", summary: "Reviewed the parser.", proof: { type: "file", paths: ["out/a.md"] } };
+
+/** A project with the contract and its config, and a cache folder of its own for compiled contracts. */
+function contractProject(files: Record<string, string> = {}): { root: string; env: Record<string, string> } {
+  const root = project({ "contracts/review-return.schema.json": contract, "returnlint.config.yaml": config, ...files });
+  return { root, env: { RETURNLINT_CACHE_DIR: path.join(root, ".cache") } };
+}
+
+function check(root: string, env: Record<string, string>, value: unknown, args: readonly string[] = []): { status: number | null; report: ReportObject; stderr: string } {
+  const run = returnlint(["check", "-", "--command", "review", "--format", "json", ...args], { cwd: root, env, input: JSON.stringify(value) });
+  return { status: run.status, report: JSON.parse(run.stdout === "" ? "{}" : run.stdout) as ReportObject, stderr: run.stderr };
+}
+
+const failures = (report: ReportObject): string[] => report.results.filter((result) => result.level === "fail").map((result) => `${result.ruleId}/${result.messageId} ${result.pointer ?? ""}`);
+
+describe("a return checked under its command's contract", () => {
+  it("exits 1 naming out/a.md at /proof/paths/0 when the file it claims is missing, and 0 once it is there", () => {
+    const { root, env } = contractProject();
+    const missing = check(root, env, done);
+    expect(missing.status).toBe(1);
+    expect(failures(missing.report)).toEqual(["artifacts/notFound /proof/paths/0"]);
+    expect(missing.report.results.find((result) => result.level === "fail")?.message).toBe("Artifact does not exist: out/a.md");
+    expect(missing.report).toMatchObject({ format: "contract", preset: "contract:./contracts/review-return.schema.json", phantom: true, artifacts: [{ pointer: "/proof/paths/0", path: "out/a.md", fate: "missing" }] });
+
+    const { root: written, env: writtenEnv } = contractProject({ "out/a.md": "# Review\n" });
+    const present = check(written, writtenEnv, done);
+    expect(present.status).toBe(0);
+    expect(failures(present.report)).toEqual([]);
+    expect(present.report.results.map((result) => result.messageId)).toContain("follows");
+  });
+
+  it("exits 1 at /status for a status the contract does not list, with the expected and received values and a reask line", () => {
+    const { root, env } = contractProject({ "out/a.md": "# Review\n" });
+    const { status, report } = check(root, env, { ...done, status: "finished" });
+    expect(status).toBe(1);
+    expect(failures(report)).toEqual(["contract/violation /status"]);
+    const [finding] = report.results.filter((result) => result.level === "fail");
+    expect(finding?.data).toMatchObject({ expected: "done, failed", received: "finished", keyword: "enum" });
+    expect(finding?.reask).toBe("/status must be one of done, failed; received finished");
+    // Claims count only under a success status: a failed review's missing file is no finding.
+    expect(check(root, env, { ...done, status: "failed", proof: { type: "file", paths: ["out/none.md"] } }).status).toBe(0);
+  });
+
+  it("says phantom work when a done return claims an empty list, and compares the marked session id", () => {
+    const { root, env } = contractProject({ "out/a.md": "# Review\n" });
+    const empty = check(root, env, { ...done, proof: { type: "file", paths: [] } });
+    expect(empty.status).toBe(1);
+    expect(failures(empty.report)).toEqual(["artifacts/phantomWork /proof/paths"]);
+    const other = check(root, env, { ...done, session: "sess_other" }, ["--session-id", "sess_mine"]);
+    expect(failures(other.report)).toEqual(["session-id/mismatch /session"]);
+    expect(check(root, env, { ...done, session: "sess_mine" }, ["--session-id", "sess_mine"]).status).toBe(0);
+  });
+
+  it("is a configuration error, exit 2 with the schema path, when an annotation names no claim", () => {
+    const { root, env } = contractProject();
+    const broken = contract.replace('"x-returnlint": "artifact"', '"x-returnlint": "artefact"');
+    const badRoot = project({ "contracts/review-return.schema.json": broken, "returnlint.config.yaml": config });
+    const run = returnlint(["check", "-", "--command", "review"], { cwd: badRoot, env, input: JSON.stringify(done) });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('commands.review.contract: contract ./contracts/review-return.schema.json#/properties/proof/properties/paths/items/x-returnlint: unknown claim "artefact"');
+    expect(run.stderr).toContain('(did you mean "artifact"?)');
+    expect(root).not.toBe(badRoot);
+  });
+
+  it("keeps the compiled schema in the cache folder and gives the same verdict from it", () => {
+    const { root, env } = contractProject();
+    const first = check(root, env, { ...done, status: "finished" });
+    const cached = readdirSync(path.join(root, ".cache", "contracts"));
+    expect(cached).toHaveLength(1);
+    expect(cached[0]).toMatch(/^[0-9a-f]{64}\.cjs$/);
+    const second = check(root, env, { ...done, status: "finished" });
+    expect(second.status).toBe(first.status);
+    expect(second.report.results).toEqual(first.report.results);
+  });
+
+  it("leaves a command without a contract to its preset, and --preset wins over the contract", () => {
+    const { root, env } = contractProject();
+    const other = returnlint(["check", "-", "--command", "research", "--format", "json"], { cwd: root, env, input: JSON.stringify(done) });
+    expect((JSON.parse(other.stdout) as ReportObject).preset).toBe("v7");
+    const overridden = check(root, env, done, ["--preset", "v7"]);
+    expect(overridden.report.preset).toBe("v7");
+    expect(existsSync(path.join(root, "out"))).toBe(false);
+  });
+});
