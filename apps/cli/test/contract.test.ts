@@ -45,7 +45,7 @@ describe("a return checked under its command's contract", () => {
     expect(failures(report)).toEqual(["contract/violation /status"]);
     const [finding] = report.results.filter((result) => result.level === "fail");
     expect(finding?.data).toMatchObject({ expected: "done, failed", received: "finished", keyword: "enum" });
-    expect(finding?.reask).toBe("/status must be one of done, failed; received finished");
+    expect(finding?.reask).toBe("must be one of done, failed; received finished");
     // Claims count only under a success status: a failed review's missing file is no finding.
     expect(check(root, env, { ...done, status: "failed", proof: { type: "file", paths: ["out/none.md"] } }).status).toBe(0);
   });
@@ -89,5 +89,33 @@ describe("a return checked under its command's contract", () => {
     const overridden = check(root, env, done, ["--preset", "v7"]);
     expect(overridden.report.preset).toBe("v7");
     expect(existsSync(path.join(root, "out"))).toBe(false);
+  });
+});
+
+describe("returnlint schema", () => {
+  it("--preset v7 prints a schema ajv compiles, that accepts a well-formed v7 return and rejects one without status", async () => {
+    const run = returnlint(["schema", "--preset", "v7"], { cwd: project() });
+    expect(run.status).toBe(0);
+    const printed = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(JSON.stringify(printed)).not.toContain("x-returnlint");
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const validateReturn = new Ajv2020({ strict: true }).compile(printed);
+    const wellFormed = JSON.parse(readFileSync(path.join(EXAMPLES, "valid-v7", "return.json"), "utf8")) as Record<string, unknown>;
+    expect(validateReturn(wellFormed)).toBe(true);
+    const { status: _status, ...withoutStatus } = wellFormed;
+    expect(validateReturn(withoutStatus)).toBe(false);
+    expect(validateReturn.errors?.[0]).toMatchObject({ keyword: "required", params: { missingProperty: "status" } });
+    // The command's contextual success status, for a preset whose statuses are contextual.
+    const plan = JSON.parse(returnlint(["schema", "--preset", "metadata-file", "--command", "plan"], { cwd: project() }).stdout) as { properties: { status: { enum: string[] } } };
+    expect(plan.properties.status.enum).toEqual(["planned", "partial", "failed", "blocked", "in_progress"]);
+  });
+
+  it("prints a command's contract without returnlint's annotations, and with them under --annotated", () => {
+    const { root, env } = contractProject();
+    const bare = returnlint(["schema", "--command", "review"], { cwd: root, env });
+    expect(bare.status).toBe(0);
+    expect(bare.stdout).not.toContain("x-returnlint");
+    const annotated = JSON.parse(returnlint(["schema", "--command", "review", "--annotated"], { cwd: root, env }).stdout) as unknown;
+    expect(annotated).toEqual(JSON.parse(contract));
   });
 });

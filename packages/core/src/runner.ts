@@ -279,12 +279,13 @@ function ruleDone(run: Run, configured: ConfiguredRule, listing: RuleListing, fa
 
 function reportOf({ input, shared, listing, internalError }: Run): Report {
   const errorCount = listing.counts.fail;
-  const status = shared.value.status;
+  // The status the claims hang on: `status`, or where a contract's success annotation points.
+  const { status } = shared.claims;
   return {
     ok: errorCount === 0,
     command: input.command,
     format: input.format,
-    status: typeof status === "string" ? quoted(status) : null,
+    status: status === null ? null : quoted(status),
     agent: shared.agent,
     errorCount,
     warningCount: listing.counts.warn,

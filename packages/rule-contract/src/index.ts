@@ -19,7 +19,7 @@ export default defineRule<Options>(docsUrl)({
         text: "Contract {contract}: {place} {problem}",
         detail: "Expected: {expected}\nGot: {received}\nError: the return does not follow its contract ({keyword})",
         recommendation: "Fix {subagent} to return what {contract} describes",
-        reask: "{place} {problem}; received {received}",
+        reask: "{problem}; received {received}",
       },
     },
   },

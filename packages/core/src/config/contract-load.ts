@@ -100,7 +100,9 @@ async function compiled(schema: JsonSchema, cacheDir: string): Promise<SchemaVal
     // Not compiled yet, or the cache cannot be read: compile it now.
   }
   if (code !== undefined) return evaluate(code);
-  const [{ Ajv2020 }, standalone] = await Promise.all([import("ajv/dist/2020.js"), import("ajv/dist/standalone/index.js")]);
+  const [ajvModule, standalone] = await Promise.all([import("ajv/dist/2020.js"), import("ajv/dist/standalone/index.js")]);
+  // A bundle that splits a CommonJS module into a chunk of its own gives its exports as `default` only.
+  const Ajv2020 = (ajvModule as Partial<typeof ajvModule>).Ajv2020 ?? (ajvModule.default as unknown as typeof ajvModule).Ajv2020;
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false, code: { source: true } });
   const validate = ajv.compile(schema);
   const generate = (exportsOf(standalone) as { default: (instance: typeof ajv, refs: typeof validate) => string }).default;
