@@ -73,7 +73,7 @@ export function claimMapOf(schema: JsonSchema): { map: ClaimMap; problems: strin
     if (typeof pointer !== "string" || (pointer !== "" && !pointer.startsWith("/")) || !Array.isArray(values) || values.length === 0 || !values.every((value) => typeof value === "string")) {
       problems.push(`#/${SUCCESS_KEYWORD}: must be {"pointer": a JSON Pointer such as "/status", "values": [the statuses that claim finished work]}; received ${preview(given)}`);
     } else {
-      success = { pointer, values: values as string[] };
+      success = { pointer, values: values };
     }
   }
   const sessionIds = found["session-id"];
@@ -93,7 +93,7 @@ export function claimMapOf(schema: JsonSchema): { map: ClaimMap; problems: strin
 /** Every `x-returnlint` anywhere in the schema that names no claim kind, or `x-returnlint-success` below the root. */
 function annotationProblems(node: unknown, at: string, problems: string[]): void {
   if (Array.isArray(node)) {
-    node.forEach((child, index) => annotationProblems(child, `${at}/${String(index)}`, problems));
+    node.forEach((child, index) => { annotationProblems(child, `${at}/${String(index)}`, problems); });
     return;
   }
   if (!isObject(node)) return;
@@ -145,12 +145,12 @@ function locate(root: JsonSchema, node: unknown, tokens: readonly string[], at: 
   }
   if (isObject(node.additionalProperties)) locate(root, node.additionalProperties, [...tokens, "*"], `${at}/additionalProperties`, refs, found, problems);
   if (Array.isArray(node.prefixItems)) {
-    node.prefixItems.forEach((child, index) => locate(root, child, [...tokens, String(index)], `${at}/prefixItems/${String(index)}`, refs, found, problems));
+    node.prefixItems.forEach((child, index) => { locate(root, child, [...tokens, String(index)], `${at}/prefixItems/${String(index)}`, refs, found, problems); });
   }
   if (isObject(node.items)) locate(root, node.items, [...tokens, "*"], `${at}/items`, refs, found, problems);
   for (const keyword of IN_PLACE) {
     const branches = node[keyword];
-    if (Array.isArray(branches)) branches.forEach((child, index) => locate(root, child, tokens, `${at}/${keyword}/${String(index)}`, refs, found, problems));
+    if (Array.isArray(branches)) branches.forEach((child, index) => { locate(root, child, tokens, `${at}/${keyword}/${String(index)}`, refs, found, problems); });
   }
   for (const keyword of IN_PLACE_SINGLE) locate(root, node[keyword], tokens, `${at}/${keyword}`, refs, found, problems);
 }
@@ -231,7 +231,7 @@ export function violationOf(error: ErrorObject, value: unknown): ContractViolati
     case "minLength":
       return violation(at, `must be at least ${plural(Number(params.limit), "character", "characters")} long`, `at least ${plural(Number(params.limit), "character", "characters")}`, received(given));
     case "maxLength":
-      return violation(at, `must be at most ${plural(Number(params.limit), "character", "characters")} long`, `at most ${plural(Number(params.limit), "character", "characters")}`, `${plural(typeof given === "string" ? given.length : 0, "character", "characters")}`);
+      return violation(at, `must be at most ${plural(Number(params.limit), "character", "characters")} long`, `at most ${plural(Number(params.limit), "character", "characters")}`, plural(typeof given === "string" ? given.length : 0, "character", "characters"));
     case "minimum":
     case "maximum":
     case "exclusiveMinimum":
