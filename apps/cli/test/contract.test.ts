@@ -119,3 +119,44 @@ describe("returnlint schema", () => {
     expect(annotated).toEqual(JSON.parse(contract));
   });
 });
+
+describe("what a contract turns on, as the other commands show it", () => {
+  it("print-config names the contract, where its claims are and its rules; rules has its column; explain says it turns a rule on", () => {
+    const { root, env } = contractProject();
+    const printed = JSON.parse(returnlint(["print-config", "--command", "review"], { cwd: root, env }).stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({
+      preset: "contract:./contracts/review-return.schema.json",
+      format: "contract",
+      contract: { file: "./contracts/review-return.schema.json", claims: { artifacts: ["/proof/paths/*"], sessionId: "/session", success: { pointer: "/status", values: ["done"] } } },
+    });
+    expect(Object.keys(printed.rules as object)).toEqual(["json-structure", "contract", "artifacts", "session-id"]);
+    const listed = JSON.parse(returnlint(["rules", "--format", "json"], { cwd: root, env }).stdout) as { id: string; presets: Record<string, string> }[];
+    const column = (id: string) => listed.find((rule) => rule.id === id)?.presets["contract:./contracts/review-return.schema.json"];
+    expect([column("contract"), column("artifacts"), column("status-enum")]).toEqual(["error", "error", "off"]);
+    const explained = returnlint(["explain", "artifacts"], { cwd: root, env });
+    expect(explained.stdout).toContain("## In this config\n\n- the contract ./contracts/review-return.schema.json turns it on (error)\n");
+  });
+});
+
+describe("returnlint init --contract FILE", () => {
+  it("writes a config that checks every command under the contract, after checking the contract", () => {
+    const root = project({ "contracts/review-return.schema.json": contract, "out/a.md": "# Review\n" });
+    const env = { RETURNLINT_CACHE_DIR: path.join(root, ".cache") };
+    const written = returnlint(["init", "--contract", "contracts/review-return.schema.json"], { cwd: root, env });
+    expect(written.status).toBe(0);
+    expect(written.stdout).toContain("Wrote returnlint.config.yaml with the contract ./contracts/review-return.schema.json.");
+    expect(readFileSync(path.join(root, "returnlint.config.yaml"), "utf8")).toContain("\ncontract: ./contracts/review-return.schema.json\n");
+    const passing = returnlint(["check", "-"], { cwd: root, env, input: JSON.stringify(done) });
+    expect(passing.status).toBe(0);
+    expect(returnlint(["check", "-"], { cwd: root, env, input: JSON.stringify({ ...done, status: "finished" }) }).status).toBe(1);
+  });
+
+  it("writes nothing, exit 2, for a file that is no contract", () => {
+    const root = project({ "contracts/bad.json": contract.replace('"x-returnlint": "session-id"', '"x-returnlint": "session"') });
+    const run = returnlint(["init", "--contract", "contracts/bad.json"], { cwd: root, env: { RETURNLINT_CACHE_DIR: path.join(root, ".cache") } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('./contracts/bad.json is no contract returnlint can check with; init wrote nothing:');
+    expect(run.stderr).toContain('#/properties/session/x-returnlint: unknown claim "session"');
+    expect(existsSync(path.join(root, "returnlint.config.yaml"))).toBe(false);
+  });
+});

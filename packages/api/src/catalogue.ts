@@ -1,4 +1,4 @@
-import { closest, completeMeta, FORMAT_NAMES, presetFor, renderOptionsTable, ReturnlintError, rulesFor, type AnyRule, type ClaimMap, type FormatName, type LoadedConfig, type LoadedRule, type RuleEntry, type Severity } from "@returnlint/core";
+import { closest, completeMeta, contractPreset, FORMAT_NAMES, presetFor, renderOptionsTable, ReturnlintError, rulesFor, type AnyRule, type ClaimMap, type FormatName, type LoadedConfig, type LoadedRule, type RuleEntry, type Severity } from "@returnlint/core";
 import { loadBuiltinRules } from "./registry.js";
 
 /** What the config file itself says about a rule: its severity under `rules`, and under each command that names it. */
@@ -90,8 +90,20 @@ export async function explainRule(entries: readonly CatalogueEntry[], name: stri
     const guess = closest(name, entries.map((known) => known.id));
     throw new ReturnlintError("USAGE", `Unknown rule "${name}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}. "returnlint rules" lists the rules.`);
   }
-  return (entry.builtin ? await readmeOf(entry) : undefined) ?? describe(entry);
+  const documentation = (entry.builtin ? await readmeOf(entry) : undefined) ?? describe(entry);
+  return `${documentation}${contractNote(entry)}`;
 }
+
+/** Which of the config's contracts turn the rule on, and how loud: a contract stands for a preset of its own (`contract:FILE`). */
+function contractNote(entry: CatalogueEntry): string {
+  const turnedOn = Object.entries(entry.presets).filter(([name, severity]) => name.startsWith(CONTRACT_PRESET_PREFIX) && severity !== "off");
+  if (turnedOn.length === 0) return "";
+  const lines = turnedOn.map(([name, severity]) => `- the contract ${name.slice(CONTRACT_PRESET_PREFIX.length)} turns it on (${severity})`);
+  return `\n## In this config\n\n${lines.join("\n")}\n`;
+}
+
+/** How a contract's preset is named (core's `contractPreset`). */
+const CONTRACT_PRESET_PREFIX = contractPreset("") ?? "contract:";
 
 /** What the rule's own meta says, for a rule that comes without a README. */
 function describe(entry: CatalogueEntry): string {
