@@ -42,7 +42,7 @@ export async function returnSchema(config: LoadedConfig, options: ReturnSchemaOp
   const command = options.command ?? null;
   const resolving = rulesFor(config, { command, value: {}, ...(options.preset === undefined ? {} : { preset: options.preset }) });
   const { rules, preset, contract } = resolving instanceof Promise ? await resolving : resolving;
-  if (contract !== undefined) return options.annotated === true ? contract.schema : (withoutAnnotations(contract.schema) as JsonSchema);
+  if (contract !== undefined) return options.annotated === true ? contract.schema : forHost(contract.schema);
   const byId = new Map(rules.filter((rule) => rule.severity === "error").map((rule) => [rule.rule.id, rule.options as Record<string, unknown>]));
   const schema = new SchemaBuilder(options.annotated === true);
   schema.root.title = `A return returnlint's ${preset} preset passes${command === null ? "" : ` for /${command}`}`;
@@ -94,6 +94,17 @@ export async function returnSchema(config: LoadedConfig, options: ReturnSchemaOp
   return schema.root;
 }
 
+/**
+ * A contract as a host is given it: without returnlint's annotations, and without `$schema`. Hosts
+ * validate with a draft of their own, and one that does not know 2020-12 refuses a schema that
+ * names it (Claude Code's: "no schema with key or ref"); what a contract says in the keywords the
+ * drafts share means the same to every one.
+ */
+function forHost(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, ...bare } = withoutAnnotations(schema) as JsonSchema;
+  return bare;
+}
+
 /** The types the validation documents give the fields they name, as required-fields has them built in. */
 const SEED_TYPES: Readonly<Record<string, string>> = {
   status: "string",
@@ -117,7 +128,8 @@ function statusesFor(options: Record<string, unknown>, command: string | null): 
 
 /** A schema made place by place: `at("metadata.session_id")` is the subschema of that field, made on first use. */
 class SchemaBuilder {
-  readonly root: JsonSchema = { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" };
+  // No `$schema`: only keywords that mean the same in draft-07 and 2020-12, so that a host's validator of either accepts it.
+  readonly root: JsonSchema = { type: "object" };
 
   constructor(readonly annotated: boolean) {}
 
