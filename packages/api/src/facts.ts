@@ -67,19 +67,21 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   // Phantom work looks at every artifact (each path once, the first MAX_ARTIFACT_PATHS different ones,
   // as the artifacts rule does) until two are absent; the list of fates is made when an output reads it
   // (scan --quiet never does).
-  let claimed = 0;
   const absent: ArtifactFact[] = [];
   const looked = new Set<string>();
+  let position = 0;
   for (const entry of entries) {
     const { path } = entry;
-    claimed += 1;
-    if (absent.length === 2 || looked.has(path) || looked.size === MAX_ARTIFACT_PATHS) continue;
+    position += 1;
+    if (absent.length === 2 || looked.size === MAX_ARTIFACT_PATHS) break;
+    if (looked.has(path)) continue;
     looked.add(path);
     const checked = files.check(path);
     if (checked.ok && checked.size > 0) continue;
-    const fact = factOf(entry, files, claimed <= MAX_LISTED_ARTIFACTS);
+    const fact = factOf(entry, files, position <= MAX_LISTED_ARTIFACTS);
     if (ABSENT_FATES.has(fact.fate)) absent.push(fact);
   }
+  const claimed = claims.artifactCount;
   const phantom = success ? phantomWork(input, claimed, absent) : undefined;
   let listed: ArtifactFact[] | undefined;
   return {
@@ -97,8 +99,13 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
 }
 
 /** The first MAX_LISTED_ARTIFACTS claimed artifacts with their fates (the file view answers again from its cache). */
-function listedArtifacts(entries: readonly ClaimedArtifact[], files: FileView): ArtifactFact[] {
-  return entries.slice(0, MAX_LISTED_ARTIFACTS).map((entry) => factOf(entry, files, true));
+function listedArtifacts(entries: Iterable<ClaimedArtifact>, files: FileView): ArtifactFact[] {
+  const listed: ArtifactFact[] = [];
+  for (const entry of entries) {
+    if (listed.length === MAX_LISTED_ARTIFACTS) break;
+    listed.push(factOf(entry, files, true));
+  }
+  return listed;
 }
 
 /** One claimed artifact and its fate; `hints`: look for an archived twin, a near miss, a path inside the root. */

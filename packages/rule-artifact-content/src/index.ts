@@ -18,7 +18,7 @@ interface Named {
  * it has one: each path and type once (a file named a thousand times is read once), and the first
  * MAX_ARTIFACT_PATHS (the artifacts rule fails a return that names more).
  */
-function namedArtifacts(artifacts: readonly ClaimedArtifact[]): Named[] {
+function namedArtifacts(artifacts: Iterable<ClaimedArtifact>): Named[] {
   const named: Named[] = [];
   const seen = new Set<string>();
   for (const { path, type, entry } of artifacts) {
@@ -122,7 +122,7 @@ export default defineRule<Options>(docsUrl)({
   check(context) {
     const { files, options, claims } = context;
     const { status } = claims;
-    if (claims.artifacts.length === 0 && claims.artifactList === undefined) return;
+    if (claims.artifactCount === 0 && claims.artifactList === undefined) return;
     if (claims.counted === undefined && status === null) return;
     // Under a contract its success status says whether the claims count; in a format, the status vocabulary.
     if (!(claims.counted ?? isSuccessLike(status ?? ""))) {

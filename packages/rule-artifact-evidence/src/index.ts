@@ -37,7 +37,7 @@ interface NamedPath {
 }
 
 /** Each path once, the first MAX_ARTIFACT_PATHS (the artifacts rule fails a return that names more). */
-function namedPaths(artifacts: readonly ClaimedArtifact[]): NamedPath[] {
+function namedPaths(artifacts: Iterable<ClaimedArtifact>): NamedPath[] {
   const named: NamedPath[] = [];
   const seen = new Set<string>();
   for (const { path: given, pointer } of artifacts) {
@@ -189,7 +189,7 @@ export default defineRule<Options>(docsUrl)({
   check(context) {
     const { value, expected, options, claims } = context;
     const { status } = claims;
-    if (claims.artifacts.length === 0 && claims.artifactList === undefined) return;
+    if (claims.artifactCount === 0 && claims.artifactList === undefined) return;
     if (claims.counted === undefined && status === null) return;
     // Under a contract its success status says whether the claims count; in a format, the status vocabulary.
     if (!(claims.counted ?? isSuccessLike(status ?? ""))) {

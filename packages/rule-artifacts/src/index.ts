@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, judgedPaths, MAX_ARTIFACT_PATHS, MAX_QUOTED_CHARS, preview, type ArtifactFate, type FileProblem } from "@returnlint/core";
+import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, judgedPaths, MAX_ARTIFACT_PATHS, MAX_QUOTED_CHARS, preview, type ArtifactFate, type ClaimedArtifact, type FileProblem } from "@returnlint/core";
 
 interface Options {
   /** Statuses that say the work is unfinished: their artifacts are not checked (subagent-return-validation.md: such work may have incomplete artifacts). */
@@ -41,6 +41,11 @@ function hintOf(fate: ArtifactFate): { messageId: "nearMiss" | "absoluteInsideRo
 /** The pointer of entry `index` of "artifacts" (a key that needs no escaping, for a list of a million entries). */
 function entryPointer(index: number): string {
   return `/artifacts/${String(index)}`;
+}
+
+/** The paths of the claimed artifacts, one at a time. */
+function* pathsOf(artifacts: Iterable<ClaimedArtifact>): Generator<string> {
+  for (const { path } of artifacts) yield path;
 }
 
 /** Prints a path bare, as the validation documents' transcript does, unless it holds control characters that would garble the line. */
@@ -219,14 +224,14 @@ export default defineRule<Options>(docsUrl)({
     const { claims, files } = context;
     const { artifacts, status } = claims;
     // Nothing claimed and no list to claim in: required-fields, or the contract, reports a missing list.
-    if (artifacts.length === 0 && claims.artifactList === undefined) return;
+    if (claims.artifactCount === 0 && claims.artifactList === undefined) return;
     // Under a contract its success status says whether the claims count; in a format, the status vocabulary and the options.
     if (claims.counted === undefined && status === null) return; // required-fields and status-enum report a missing status
     const shownStatus = status ?? "";
     const unfinished = claims.counted === undefined ? context.options.skipStatuses.includes(shownStatus) : !claims.counted;
     const finished = claims.counted ?? isSuccessLike(shownStatus);
     const entries = claims.entries ?? [];
-    if (artifacts.length === 0 && entries.length === 0) {
+    if (claims.artifactCount === 0 && entries.length === 0) {
       if (finished && context.options.requireArtifacts) context.report({ messageId: "phantomWork", data: { status: shownStatus }, pointer: claims.artifactList });
       else if (unfinished) context.info({ messageId: "skipped", data: { status: shownStatus } });
       return;
@@ -234,7 +239,7 @@ export default defineRule<Options>(docsUrl)({
 
     // Each path is looked up once however often it is named, and only the first MAX_ARTIFACT_PATHS
     // different ones: a return naming more is said first, before its entries' findings fill the list.
-    const paths = judgedPaths(unfinished ? [] : artifacts.map((artifact) => artifact.path), files);
+    const paths = judgedPaths(unfinished ? [] : pathsOf(artifacts), files);
     const { unjudged } = paths;
     let failures = 0;
     if (unjudged > 0) {
@@ -262,30 +267,32 @@ export default defineRule<Options>(docsUrl)({
       context.info({ messageId: "skipped", data: { status: shownStatus } });
       return;
     }
-    const count = claims.entries === undefined ? artifacts.length : entries.length;
+    const count = claims.entries === undefined ? claims.artifactCount : entries.length;
     context.info({ messageId: "artifactCount", data: { count } });
 
     // subagent-return-validation.md's order: every existence check, then every size check.
-    artifacts.forEach(({ path, pointer, index }, position) => {
+    let position = 0;
+    for (const { path, pointer, index } of artifacts) {
       const checked = paths.check(path);
       // Where a hint may be found (the first artifacts only: a return of a million costs no million hints).
       const hintable = position < MAX_HINTED;
-      if (checked === undefined) return;
+      position += 1;
+      if (checked === undefined) continue;
       if (checked.ok) {
         context.pass({ messageId: "exists", data: { path: shown(path) } });
-        return;
+        continue;
       }
       const data = { index, path: shown(path), quotedPath: quotedPath(path), root: files.root, kind: checked.kind ?? "file" };
       const fate = hintable && HINTED.has(checked.problem) ? fateOf(path, files) : undefined;
       if (fate?.fate === "archived") {
         // The task was archived after it finished: its files moved with it, and the work is there.
         context.pass({ messageId: "archived", data: { path: shown(path), movedTo: fate.movedTo } });
-        return;
+        continue;
       }
       failures += 1;
       const hinted = fate === undefined ? undefined : hintOf(fate);
       context.report(hinted === undefined ? { messageId: PROBLEM_MESSAGE[checked.problem], data, pointer } : { messageId: hinted.messageId, data: { ...data, ...hinted.data }, pointer });
-    });
+    }
     for (const { path, pointer } of artifacts) {
       const checked = paths.check(path);
       if (checked?.ok !== true) continue;
