@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ReportObject } from "@returnlint/api";
@@ -158,5 +158,35 @@ describe("returnlint init --contract FILE", () => {
     expect(run.stderr).toContain('./contracts/bad.json is no contract returnlint can check with; init wrote nothing:');
     expect(run.stderr).toContain('#/properties/session/x-returnlint: unknown claim "session"');
     expect(existsSync(path.join(root, "returnlint.config.yaml"))).toBe(false);
+  });
+});
+
+describe("a custom rule under a contract", () => {
+  it("sees the claims where the contract says, in its own thread: each artifact's path and pointer, whether they count, the contract's file", () => {
+    const rule = `export default {
+  id: "claimed-markdown",
+  meta: {
+    description: "Claimed artifacts are Markdown.",
+    docs: "",
+    schema: { type: "object" },
+    defaultOptions: {},
+    messages: { notMarkdown: { text: "{path} is not Markdown (contract {contract})" } },
+  },
+  check(context) {
+    if (!context.claims.counted) return;
+    for (const { path, pointer } of context.claims.artifacts) {
+      if (!path.endsWith(".md")) context.report({ messageId: "notMarkdown", data: { path, contract: context.contract.file }, pointer });
+    }
+  },
+};
+`;
+    const { root, env } = contractProject({ "rules/claimed-markdown.mjs": rule, "out/a.md": "# A\n", "out/b.txt": "b\n" });
+    writeFileSync(path.join(root, "returnlint.config.yaml"), `${config}    rules:\n      ./rules/claimed-markdown.mjs: error\n`);
+    const { status, report } = check(root, env, { ...done, proof: { type: "file", paths: ["out/a.md", "out/b.txt"] } });
+    expect(status).toBe(1);
+    expect(failures(report)).toEqual(["claimed-markdown/notMarkdown /proof/paths/1"]);
+    expect(report.results.find((result) => result.messageId === "notMarkdown")?.message).toBe("out/b.txt is not Markdown (contract ./contracts/review-return.schema.json)");
+    // A failed review's claims do not count: the rule says nothing.
+    expect(check(root, env, { ...done, status: "failed", proof: { type: "file", paths: ["out/b.txt"] } }).status).toBe(0);
   });
 });
