@@ -101,7 +101,8 @@ export async function returnSchema(config: LoadedConfig, options: ReturnSchemaOp
  * drafts share means the same to every one.
  */
 function forHost(schema: JsonSchema): JsonSchema {
-  const { $schema: _dialect, ...bare } = withoutAnnotations(schema) as JsonSchema;
+  const bare = withoutAnnotations(schema) as JsonSchema;
+  delete bare.$schema;
   return bare;
 }
 
