@@ -47,6 +47,9 @@ export function checkProject(workDir) {
     "no-artifacts.config.json": `${JSON.stringify({ rules: { artifacts: "off" } })}\n`,
     // Case 2c: what a project with a config file pays for loading and validating it.
     "project.config.json": `${JSON.stringify({ preset: "v7", rules: { "summary-length": ["warn", { maxChars: 300 }] }, commands: { research: { rules: { artifacts: "error" } } } })}\n`,
+    // Case 2d: the same return under the v7 preset written as a contract (examples/contract-v7, issue 33).
+    "contract.config.json": `${JSON.stringify({ contract: "./v7-return.contract.json" })}\n`,
+    "v7-return.contract.json": readFileSync(new URL("../examples/contract-v7/contracts/v7-return.schema.json", import.meta.url), "utf8"),
   });
   return { root, session: SESSION, agent: "researcher", validText: readFileSync(path.join(root, "return.json"), "utf8") };
 }

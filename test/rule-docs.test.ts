@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createFileView, parseReturn, runRules, withOptionsTable } from "@returnlint/core";
+import { compileContract, createFileView, parseReturn, runRules, withOptionsTable, type Contract } from "@returnlint/core";
 import { tempProject } from "@returnlint/testing";
 import { loadBuiltinRules } from "returnlint";
 
@@ -11,6 +11,13 @@ const BUILTIN_RULES = await loadBuiltinRules();
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const EXAMPLE = /<!-- example: (pass|fail)(?: ([\w,]+))?((?: \w+=\S+)*) -->\n```json\n([\s\S]*?)\n```/g;
 const emptyRoot = tempProject();
+
+/** A contract of the repository's examples, compiled as a config's is. */
+async function contractAt(file: string): Promise<Contract> {
+  const { contract, problems } = await compileContract(JSON.parse(readFileSync(path.join(REPO, file), "utf8")), file, tempProject());
+  if (contract === undefined) throw new Error(problems.join("\n"));
+  return contract;
+}
 
 describe("rule READMEs", () => {
   for (const [id, { rule }] of BUILTIN_RULES) {
@@ -33,7 +40,10 @@ describe("rule READMEs", () => {
         const text = json ?? "";
         // `marker=PATH`: a file that lies in the project beside the return (postflight-marker's examples).
         const root = settings.marker === undefined ? emptyRoot : tempProject({ [settings.marker]: "{}" });
+        // `contract=PATH`: the contract (a JSON Schema in the repository) the return is checked under.
+        const contract = settings.contract === undefined ? undefined : await contractAt(settings.contract);
         const report = await runRules({
+          ...(contract === undefined ? {} : { contract }),
           text,
           parse: parseReturn(text),
           command: settings.command ?? null,

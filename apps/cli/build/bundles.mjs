@@ -15,7 +15,7 @@ import { swapModule } from "./swap-module.mjs";
 const STARTUP_MINIFY = { minify: true };
 
 /** The commands that main.ts imports on use and that are chunks of their own: every one but `check`, which cli.cjs holds. */
-const COMMAND_CHUNKS = ["audit", "explain", "hook", "init", "mcp", "print-config", "rules", "scan"];
+const COMMAND_CHUNKS = ["audit", "explain", "hook", "init", "mcp", "print-config", "rules", "scan", "schema"];
 
 /**
  * core's `import("./options.js")` and `import("./yaml.js")` (ajv and yaml, needed only when a

@@ -24,6 +24,8 @@ Commands:
   rules                list every rule, its severity in each preset and its docs
   explain RULE         print a rule's documentation
   print-config         print the rules, severities and options a command runs (JSON)
+  schema               print the JSON Schema a command's returns follow: its contract, or
+                       its preset's, for a host's structured output
 
 Options:
   -h, --help           show this help; "returnlint <command> --help" shows a command's
@@ -47,6 +49,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   "print-config": async () => (await import("./commands/print-config.js")).printConfig,
   rules: async () => (await import("./commands/rules.js")).rules,
   scan: async () => (await import("./commands/scan.js")).scan,
+  schema: async () => (await import("./commands/schema.js")).schema,
 };
 
 /** Runs one invocation and returns its exit code. Never throws. */

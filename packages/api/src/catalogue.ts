@@ -1,4 +1,4 @@
-import { closest, completeMeta, FORMAT_NAMES, presetFor, renderOptionsTable, ReturnlintError, rulesFor, type AnyRule, type FormatName, type LoadedConfig, type LoadedRule, type RuleEntry, type Severity } from "@returnlint/core";
+import { closest, completeMeta, contractPreset, FORMAT_NAMES, presetFor, renderOptionsTable, ReturnlintError, rulesFor, type AnyRule, type ClaimMap, type FormatName, type LoadedConfig, type LoadedRule, type RuleEntry, type Severity } from "@returnlint/core";
 import { loadBuiltinRules } from "./registry.js";
 
 /** What the config file itself says about a rule: its severity under `rules`, and under each command that names it. */
@@ -90,8 +90,20 @@ export async function explainRule(entries: readonly CatalogueEntry[], name: stri
     const guess = closest(name, entries.map((known) => known.id));
     throw new ReturnlintError("USAGE", `Unknown rule "${name}"${guess === undefined ? "" : ` (did you mean "${guess}"?)`}. "returnlint rules" lists the rules.`);
   }
-  return (entry.builtin ? await readmeOf(entry) : undefined) ?? describe(entry);
+  const documentation = (entry.builtin ? await readmeOf(entry) : undefined) ?? describe(entry);
+  return `${documentation}${contractNote(entry)}`;
 }
+
+/** Which of the config's contracts turn the rule on, and how loud: a contract stands for a preset of its own (`contract:FILE`). */
+function contractNote(entry: CatalogueEntry): string {
+  const turnedOn = Object.entries(entry.presets).filter(([name, severity]) => name.startsWith(CONTRACT_PRESET_PREFIX) && severity !== "off");
+  if (turnedOn.length === 0) return "";
+  const lines = turnedOn.map(([name, severity]) => `- the contract ${name.slice(CONTRACT_PRESET_PREFIX.length)} turns it on (${severity})`);
+  return `\n## In this config\n\n${lines.join("\n")}\n`;
+}
+
+/** How a contract's preset is named (core's `contractPreset`). */
+const CONTRACT_PRESET_PREFIX = contractPreset("") ?? "contract:";
 
 /** What the rule's own meta says, for a rule that comes without a README. */
 function describe(entry: CatalogueEntry): string {
@@ -120,6 +132,8 @@ function describe(entry: CatalogueEntry): string {
 /** The rules one return to a command runs, in order, with their severity, options and origin. */
 export interface RulesRun {
   readonly format: FormatName;
+  /** Under a contract: its file and where it says the claims are (what it turns on). */
+  readonly contract?: { readonly file: string; readonly claims: ClaimMap };
   readonly rules: Readonly<Record<string, { readonly severity: Severity; readonly options: unknown; readonly source: string }>>;
 }
 
@@ -131,8 +145,9 @@ export interface RulesRun {
 export async function rulesRun(config: LoadedConfig, command: string | null, preset?: string): Promise<{ readonly preset: string } & (RulesRun | { readonly formats: Readonly<Record<string, RulesRun>> })> {
   const chosen = presetFor(config, command, preset);
   const run = async (name: string | undefined): Promise<RulesRun> => {
-    const { format, rules } = await rulesFor(config, { command, value: undefined, ...(name === undefined ? {} : { preset: name }) });
-    return { format, rules: Object.fromEntries(rules.map(({ rule, severity, options, source }) => [rule.id, { severity, options, source }])) };
+    const { format, rules, contract } = await rulesFor(config, { command, value: undefined, ...(name === undefined ? {} : { preset: name }) });
+    const run = { format, rules: Object.fromEntries(rules.map(({ rule, severity, options, source }) => [rule.id, { severity, options, source }])) };
+    return contract === undefined ? run : { ...run, contract: { file: contract.file, claims: contract.claims } };
   };
   if (chosen !== "auto") return { preset: chosen, ...(await run(preset)) };
   return { preset: chosen, formats: Object.fromEntries(await Promise.all(FORMAT_NAMES.map(async (format) => [format, await run(format)] as const))) };

@@ -1,4 +1,21 @@
-import { ABSENT_FATES, artifactPath, claimedAgent, MAX_ARTIFACT_PATHS, COMMAND_SUCCESS, commandOfStatus, fateOf, IN_PROGRESS, isObject, isSuccessLike, pointerOf, quoted, type ArtifactFate, type FileView, type FormatName } from "@returnlint/core";
+import {
+  ABSENT_FATES,
+  artifactPath,
+  claimedAgent,
+  MAX_ARTIFACT_PATHS,
+  COMMAND_SUCCESS,
+  commandOfStatus,
+  fateOf,
+  IN_PROGRESS,
+  isObject,
+  isSuccessLike,
+  quoted,
+  type ArtifactFate,
+  type ClaimedArtifact,
+  type Claims,
+  type FileView,
+  type FormatName,
+} from "@returnlint/core";
 
 /**
  * What a return claims, worked out once, after its rules ran, from the same parse and the same
@@ -29,6 +46,8 @@ export interface FactsInput {
   readonly value: unknown;
   readonly format: FormatName;
   readonly command: string | null;
+  /** What the return claims, and where (the runner's, from its format or its contract). */
+  readonly claims: Claims;
 }
 
 /**
@@ -40,27 +59,29 @@ export const MAX_LISTED_ARTIFACTS = 100;
 
 /** `agent`: the caller's word on the agent (`--agent`, the host's payload), if any. */
 export function factsOf(input: FactsInput, agent: string | undefined, files: FileView): ReturnFacts {
-  const { value } = input;
-  const status = isObject(value) && typeof value.status === "string" ? value.status : null;
-  const success = status !== null && isSuccessLike(status);
-  const entries: readonly unknown[] = isObject(value) && Array.isArray(value.artifacts) ? value.artifacts : [];
+  const { value, claims } = input;
+  const { status } = claims;
+  // Under a contract its success status says whether the claims count; in a format, the status vocabulary.
+  const success = claims.counted ?? (status !== null && isSuccessLike(status));
+  const entries = claims.artifacts;
   // Phantom work looks at every artifact (each path once, the first MAX_ARTIFACT_PATHS different ones,
   // as the artifacts rule does) until two are absent; the list of fates is made when an output reads it
   // (scan --quiet never does).
-  let claimed = 0;
   const absent: ArtifactFact[] = [];
   const looked = new Set<string>();
-  for (let index = 0; index < entries.length; index += 1) {
-    const path = artifactPath(entries[index]);
-    if (path === undefined) continue;
-    claimed += 1;
-    if (absent.length === 2 || looked.has(path) || looked.size === MAX_ARTIFACT_PATHS) continue;
+  let position = 0;
+  for (const entry of entries) {
+    const { path } = entry;
+    position += 1;
+    if (absent.length === 2 || looked.size === MAX_ARTIFACT_PATHS) break;
+    if (looked.has(path)) continue;
     looked.add(path);
     const checked = files.check(path);
     if (checked.ok && checked.size > 0) continue;
-    const fact = factOf(entries, index, path, files, claimed <= MAX_LISTED_ARTIFACTS);
+    const fact = factOf(entry, files, position <= MAX_LISTED_ARTIFACTS);
     if (ABSENT_FATES.has(fact.fate)) absent.push(fact);
   }
+  const claimed = claims.artifactCount;
   const phantom = success ? phantomWork(input, claimed, absent) : undefined;
   let listed: ArtifactFact[] | undefined;
   return {
@@ -78,18 +99,17 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
 }
 
 /** The first MAX_LISTED_ARTIFACTS claimed artifacts with their fates (the file view answers again from its cache). */
-function listedArtifacts(entries: readonly unknown[], files: FileView): ArtifactFact[] {
+function listedArtifacts(entries: Iterable<ClaimedArtifact>, files: FileView): ArtifactFact[] {
   const listed: ArtifactFact[] = [];
-  for (let index = 0; index < entries.length && listed.length < MAX_LISTED_ARTIFACTS; index += 1) {
-    const path = artifactPath(entries[index]);
-    if (path !== undefined) listed.push(factOf(entries, index, path, files, true));
+  for (const entry of entries) {
+    if (listed.length === MAX_LISTED_ARTIFACTS) break;
+    listed.push(factOf(entry, files, true));
   }
   return listed;
 }
 
 /** One claimed artifact and its fate; `hints`: look for an archived twin, a near miss, a path inside the root. */
-function factOf(entries: readonly unknown[], index: number, path: string, files: FileView, hints: boolean): ArtifactFact {
-  const pointer = typeof entries[index] === "string" ? pointerOf("artifacts", index) : `${pointerOf("artifacts", index)}/path`;
+function factOf({ path, pointer }: ClaimedArtifact, files: FileView, hints: boolean): ArtifactFact {
   // Paths are the return's own text: quoted, never longer than a message may quote.
   return { pointer, path: quoted(path), ...fateOf(path, files, hints ? HINTS : NO_HINTS) };
 }
@@ -114,7 +134,8 @@ function phantomWork(input: FactsInput, claimed: number, absent: readonly Artifa
     const completed = isObject(value) && isObject(value.metadata) ? value.metadata.tasks_completed : undefined;
     return Array.isArray(completed) && completed.length > 0 ? undefined : "it lists no completed task";
   }
-  if (claimed === 0) return input.format === "handoff" ? undefined : "it names no artifact";
+  // A contract whose return holds no list to name files in claims none.
+  if (claimed === 0) return input.format === "handoff" || (input.claims.fromContract && input.claims.artifactList === undefined) ? undefined : "it names no artifact";
   const [first] = absent;
   if (first === undefined) return undefined;
   return `${first.path} is ${first.fate === "empty" ? "empty" : "not there"}${absent.length > 1 ? " (and more)" : ""}`;

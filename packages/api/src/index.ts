@@ -12,6 +12,7 @@ export { MAX_INPUT_BYTES, maxInputBytes, readReturnFile, readStdin, readStdinDes
 export { environmentError, isSystemError, systemReason } from "./environment.js";
 export { catalogue, explainRule, findRule, ruleListing, rulesRun, ruleText, type CatalogueEntry, type Configured, type ReadmeOf, type RulesRun } from "./catalogue.js";
 export { knownCommand } from "./commands.js";
+export { returnSchema, type ReturnSchemaOptions } from "./return-schema.js";
 export { formatterContext } from "./context.js";
 export { reportObject, type ReportObject } from "./report-object.js";
 export { describeRule, formatterInput, lint, lintFile, lintSource, lintTask, lintText, listRules, type LintedReturn, type LintOptions, type LintResult, type LintReturnOptions } from "./lint.js";

@@ -1,4 +1,4 @@
-import { builtinRule, importBuiltinRules, type BuiltinRule, type LoadedRule, type Preset } from "@returnlint/core";
+import { builtinRule, importBuiltinRules, type BuiltinRule, type ClaimMap, type LoadedRule, type Preset, type RuleEntry } from "@returnlint/core";
 import handoffPreset from "@returnlint/preset-handoff";
 import metadataFilePreset from "@returnlint/preset-metadata-file";
 import multiTaskPreset from "@returnlint/preset-multi-task";
@@ -30,6 +30,7 @@ export const BUILTIN_RULES: ReadonlyMap<string, BuiltinRule> = new Map(
     builtinRule("postflight-marker", () => import("@returnlint/rule-postflight-marker")),
     builtinRule("handoff", () => import("@returnlint/rule-handoff")),
     builtinRule("multi-task", () => import("@returnlint/rule-multi-task")),
+    builtinRule("contract", () => import("@returnlint/rule-contract")),
   ].map((rule) => [rule.id, rule]),
 );
 
@@ -39,4 +40,18 @@ export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v
 /** Every built-in rule, imported (for what lists or documents them all: `returnlint rules`, the config schema). */
 export function loadBuiltinRules(): Promise<ReadonlyMap<string, LoadedRule>> {
   return importBuiltinRules(BUILTIN_RULES);
+}
+
+/**
+ * The rules a contract turns on, from what it claims: the return parses (json-structure), follows
+ * the schema (contract), the files it claims are there (artifacts) and its session is the one
+ * delegated (session-id). Evidence and content are the config's to turn on, as under a preset.
+ */
+export function contractRules(claims: ClaimMap): Readonly<Record<string, RuleEntry>> {
+  return {
+    "json-structure": "error",
+    contract: "error",
+    ...(claims.artifacts.length === 0 ? {} : { artifacts: "error" }),
+    ...(claims.sessionId === undefined ? {} : { "session-id": "error" }),
+  };
 }

@@ -7,10 +7,13 @@ import {
   lineAndColumn,
   loadConfig,
   parseReturn,
+  claimsOfReturn,
   rulesFor,
   runRulesEagerly,
   stripBom,
   type AnyRule,
+  type Claims,
+  type Contract,
   type Expected,
   type FileCheck,
   type PrecompiledValidators,
@@ -25,7 +28,7 @@ import {
 } from "@returnlint/core";
 import { commandOfReturn } from "./facts.js";
 import { PRECOMPILED } from "./precompiled.js";
-import { BUILTIN_PRESETS, BUILTIN_RULES } from "./registry.js";
+import { BUILTIN_PRESETS, BUILTIN_RULES, contractRules } from "./registry.js";
 
 export type { Importer };
 
@@ -79,6 +82,10 @@ export interface ValidationReport extends Report {
   readonly value: unknown;
   /** The rules configured for this return, in the order they ran (a rule that needs an object skips a return that is not one). */
   readonly rules: readonly AnyRule[];
+  /** What the return claims, and where: its format's fields, or where its contract says. */
+  readonly claims: Claims;
+  /** The contract the return was checked under, when its command has one. */
+  readonly contract?: Contract;
 }
 
 /** The precompiled validators keyed by the rule objects they belong to (core's PrecompiledValidators). */
@@ -105,6 +112,7 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
     cwd: options.cwd ?? process.cwd(),
     builtinRules: BUILTIN_RULES,
     builtinPresets: BUILTIN_PRESETS,
+    contractRules,
     moduleTimeoutMs: ruleTimeoutFromEnv(),
     ...(validators === undefined ? {} : { precompiled: validators }),
     ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
@@ -158,8 +166,11 @@ export async function checkFound(found: FoundReturn, options: ValidateOptions, c
   // Plain fields, no spreads: this is the hot path of every return (bench Case 4).
   const resolving = rulesFor(config, { command, value, preset: options.preset, source: says.fileName });
   // A promise only the first time a preset's built-in rules are imported.
-  const { format, preset, rules, detection } = resolving instanceof Promise ? await resolving : resolving;
+  const { format, preset, rules, detection, contract } = resolving instanceof Promise ? await resolving : resolving;
+  const claims = claimsOfReturn(value, contract);
   const running = runRulesEagerly({
+    contract,
+    claims,
     text,
     parse,
     command,
@@ -189,8 +200,10 @@ export async function checkFound(found: FoundReturn, options: ValidateOptions, c
     firstLine: found.firstLine,
     value,
     rules: configured,
+    claims,
   };
   if (detection !== undefined) validation.formatReason = detection.reason;
+  if (contract !== undefined) validation.contract = contract;
   if (report.omitted !== undefined) validation.omitted = report.omitted;
   return validation;
 }

@@ -14,10 +14,13 @@ export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
 export { ABSENT_FATES, MAX_ARTIFACT_PATHS, artifactPath, fateOf, judgedPaths, type ArtifactFate, type FateName, type JudgedPaths } from "./artifact-fate.js";
+export { FORMAT_CLAIMS, claimsOf, type ClaimMap, type ClaimedArtifact, type Claims, type SuccessClaim } from "./claims.js";
+export { CLAIM_KEYWORD, CLAIM_KINDS, SUCCESS_KEYWORD, claimMapOf, placeOf, shownValue, violationOf, withoutAnnotations, type ClaimKind, type Contract, type ContractView, type ContractViolation } from "./contract.js";
 export { readTranscript, writtenFiles, WRITE_TOOL_NAMES, WRITE_TOOLS, type Transcript, type TranscriptWrite } from "./transcript.js";
 export {
   ARCHIVE_DIR,
   COMMAND_SUCCESS,
+  CONTRACT_FORMAT,
   CONTEXTUAL_SUCCESS,
   FORMAT_NAMES,
   HANDOFF_FILE,
@@ -49,13 +52,14 @@ export { FileRefusedError, SafeDir, UnsafePathError, codeOf, kindOf, readPath, r
 export { mapOrdered } from "./map-ordered.js";
 export { RULE_WORKER, RULE_MEMORY_MB } from "./isolation.js";
 export { nativeImport, type Importer } from "./config/import-file.js";
-export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, MAX_LISTED_PER_RETURN, MAX_LISTED_PER_RULE, RESULTS_OMITTED, agentName, claimedAgent, runRules, runRulesEagerly, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
+export { DEFAULT_RULE_TIMEOUT_MS, MAX_DATA_ENTRIES, MAX_LISTED_PER_RETURN, MAX_LISTED_PER_RULE, RESULTS_OMITTED, agentName, claimedAgent, claimsOfReturn, runRules, runRulesEagerly, subagentName, type ConfiguredRule, type RunInput } from "./runner.js";
 export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, MAX_CONFIG_BYTES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export { loadConfig, type LoadOptions, type LoadedConfig } from "./config/resolve.js";
+export { compileContract, contractCacheDir, loadContract, MAX_CONTRACT_BYTES } from "./config/contract-load.js";
 export { builtinRule, importBuiltinRules, resolveRule, type BuiltinRule, type LoadedRule } from "./config/resolve-rule.js";
-export { presetFor, rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";
+export { contractPreset, presetFor, rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";
 export type { PrecompiledValidators, SchemaValidator } from "./config/validators.js";
 export { configSchema, editorSchema, SEVERITIES, type CommandConfig, type Config, type Preset, type RuleEntry } from "./config/schema.js";
 export { docsUrl, OPTIONS_END, OPTIONS_START, renderOptionsTable, withOptionsTable } from "./docs.js";

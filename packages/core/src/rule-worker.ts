@@ -2,6 +2,7 @@
 // core's own runner, one request at a time as they arrive.
 import { writeSync } from "node:fs";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { claimsOf } from "./claims.js";
 import { importWithin, pickRule } from "./config/modules.js";
 import { isReturnlintError } from "./errors.js";
 import type { FileAnswer, FileCall, FromThread, RuleModule, ThreadData, ToThread } from "./isolation.js";
@@ -59,7 +60,10 @@ async function answer(message: ToThread): Promise<FromThread> {
   try {
     const rule = await load(message.module);
     if (message.type === "load") return { id, ok: true, meta: rule.meta, ruleId: rule.id };
-    const run = await runRule({ rule, severity: message.severity, options: message.options }, message.shared, remoteFiles(id, message.root), undefined);
+    // The claims cross as their map alone: they are walked from the return, here as in the main thread.
+    const { shared } = message;
+    const claims = claimsOf(shared.value, shared.claims.map, shared.claims.fromContract);
+    const run = await runRule({ rule, severity: message.severity, options: message.options }, { ...shared, claims }, remoteFiles(id, message.root), undefined);
     return { id, ok: true, run };
   } catch (error) {
     if (isReturnlintError(error)) return { id, ok: false, code: error.code, message: error.message };

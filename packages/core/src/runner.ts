@@ -1,3 +1,5 @@
+import { claimsOf, FORMAT_CLAIMS, type Claims } from "./claims.js";
+import type { Contract, ContractView } from "./contract.js";
 import { fillTemplate, MAX_QUOTED_CHARS, quoted } from "./messages.js";
 import { isolatedModule, runIsolated } from "./isolation.js";
 import { isObject } from "./pointer.js";
@@ -35,6 +37,10 @@ export interface RunInput {
   readonly expected: Expected;
   readonly rules: readonly ConfiguredRule[];
   readonly files: FileView;
+  /** The contract the return is checked under (rulesFor's), whose annotations say where its claims are. */
+  readonly contract?: Contract;
+  /** The return's claims, when the caller worked them out already (`claimsOf`); else the runner does, once. */
+  readonly claims?: Claims;
   /**
    * How long one rule's check may take, in milliseconds (default 10 s): a rule that
    * has not settled by then becomes an internal error, and the run goes on without it.
@@ -89,7 +95,7 @@ export const MAX_LISTED_PER_RETURN = 1000;
 export const RESULTS_OMITTED = "resultsOmitted";
 
 /** What every rule's context shares for one return; plain data, so that it crosses threads. */
-export type SharedContext = Pick<RuleContext<unknown>, "value" | "text" | "parse" | "command" | "format" | "expected" | "agent"> & {
+export type SharedContext = Pick<RuleContext<unknown>, "value" | "text" | "parse" | "command" | "format" | "expected" | "agent" | "claims" | "contract"> & {
   /** Filled into every message: {agent}, {subagent}, {command}. */
   readonly names: MessageData;
 };
@@ -127,8 +133,21 @@ export function runRulesEagerly(input: RunInput): Report | Promise<Report> {
     expected: input.expected,
     agent,
     names: { agent, subagent, command: input.command ?? "" },
+    claims: input.claims ?? claimsOfReturn(parsedValue, input.contract),
+    contract: contractView(input.contract, parsedValue),
   };
   return runFrom({ input, shared, parsedValue, timeoutMs: timeLimit(input.ruleTimeoutMs), listing: new ReturnListing(MAX_LISTED_PER_RETURN), internalError: false }, 0);
+}
+
+/** What `value` claims: where its contract says, else in the formats' fields. */
+export function claimsOfReturn(value: unknown, contract: Contract | undefined): Claims {
+  return contract === undefined ? claimsOf(value, FORMAT_CLAIMS, false) : claimsOf(value, contract.claims, true);
+}
+
+/** The contract as rules see it, its violations found once (none for a return that is not an object: json-structure says so). */
+function contractView(contract: Contract | undefined, value: unknown): ContractView | undefined {
+  if (contract === undefined) return undefined;
+  return { file: contract.file, schema: contract.schema, claims: contract.claims, violations: isObject(value) ? contract.check(value) : [] };
 }
 
 interface Run {
@@ -260,12 +279,13 @@ function ruleDone(run: Run, configured: ConfiguredRule, listing: RuleListing, fa
 
 function reportOf({ input, shared, listing, internalError }: Run): Report {
   const errorCount = listing.counts.fail;
-  const status = shared.value.status;
+  // The status the claims hang on: `status`, or where a contract's success annotation points.
+  const { status } = shared.claims;
   return {
     ok: errorCount === 0,
     command: input.command,
     format: input.format,
-    status: typeof status === "string" ? quoted(status) : null,
+    status: status === null ? null : quoted(status),
     agent: shared.agent,
     errorCount,
     warningCount: listing.counts.warn,
@@ -350,6 +370,8 @@ class Context implements RuleContext<unknown> {
   readonly format: FormatName;
   readonly expected: Expected;
   readonly agent: string;
+  readonly claims: Claims;
+  readonly contract: ContractView | undefined;
   private controller: AbortController | undefined;
 
   // Own properties, not methods: a rule may take them out of the context (`const { report } = context`).
@@ -381,6 +403,8 @@ class Context implements RuleContext<unknown> {
     this.format = shared.format;
     this.expected = shared.expected;
     this.agent = shared.agent;
+    this.claims = shared.claims;
+    this.contract = shared.contract;
     this.#rule = rule;
     this.#names = shared.names;
     this.#listing = listing;

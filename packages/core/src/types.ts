@@ -1,7 +1,12 @@
-import type { FORMAT_NAMES } from "./vocabulary.js";
+import type { ContractView } from "./contract.js";
+import type { Claims } from "./claims.js";
+import type { CONTRACT_FORMAT, FORMAT_NAMES } from "./vocabulary.js";
 
-/** The return formats returnlint knows, as core's FORMAT_NAMES lists them (vocabulary.ts); each has a built-in preset of the same name. */
-export type FormatName = (typeof FORMAT_NAMES)[number];
+/**
+ * The return formats returnlint knows, as core's FORMAT_NAMES lists them (vocabulary.ts), each with a
+ * built-in preset of the same name; and `contract`, a return checked under a project's own contract.
+ */
+export type FormatName = (typeof FORMAT_NAMES)[number] | typeof CONTRACT_FORMAT;
 
 /** What a config entry says about a rule. */
 export type Severity = "off" | "warn" | "error";
@@ -217,6 +222,10 @@ export interface RuleContext<Options, MessageId extends string = string> {
   readonly info: (descriptor: ReportDescriptor<MessageId>) => void;
   /** Aborted when the rule's time limit passes: long asynchronous work can stop there (its findings no longer count). */
   readonly signal: AbortSignal;
+  /** What the return claims, and where: the format's fields, or where its contract's annotations say (claims.ts). */
+  readonly claims: Claims;
+  /** The contract the return is checked under, with its violations; undefined under a preset. */
+  readonly contract: ContractView | undefined;
 }
 
 /** A rule; `MessageId` is the union of its `meta.messages` keys, which `check` may report. */

@@ -8,6 +8,9 @@ import { isObject } from "./pointer.js";
 /** The return formats (README.md, "Five formats in one project"): each has a built-in preset of the same name; `auto` detects one per return. */
 export const FORMAT_NAMES = ["v5", "v7", "metadata-file", "handoff", "multi-task"] as const;
 
+/** What a return checked under a project's contract is: in no format of returnlint's own, and never detected (docs/contracts.md). */
+export const CONTRACT_FORMAT = "contract";
+
 /** subagent-return-validation.md, Step 3. */
 export const LEGACY_STATUSES = ["completed", "partial", "failed", "blocked"] as const;
 export const NON_SUCCESS_STATUSES = ["partial", "failed", "blocked"] as const;

@@ -1,4 +1,4 @@
-import { artifactPath, defineRule, docsUrl, isObject, isSuccessLike, MAX_ARTIFACT_PATHS, pointerOf } from "@returnlint/core";
+import { defineRule, docsUrl, isSuccessLike, MAX_ARTIFACT_PATHS, type ClaimedArtifact } from "@returnlint/core";
 
 interface Options {
   minBytes: number;
@@ -14,22 +14,19 @@ interface Named {
 }
 
 /**
- * Artifact paths as the artifacts rule reads them, with the entry's type when it has one: each path
- * and type once (a file named a thousand times is read once), and the first MAX_ARTIFACT_PATHS
- * (the artifacts rule fails a return that names more).
+ * Artifact paths as the artifacts rule reads them (the return's claims), with the entry's type when
+ * it has one: each path and type once (a file named a thousand times is read once), and the first
+ * MAX_ARTIFACT_PATHS (the artifacts rule fails a return that names more).
  */
-function namedArtifacts(artifacts: readonly unknown[]): Named[] {
+function namedArtifacts(artifacts: Iterable<ClaimedArtifact>): Named[] {
   const named: Named[] = [];
   const seen = new Set<string>();
-  for (let index = 0; index < artifacts.length && named.length < MAX_ARTIFACT_PATHS; index += 1) {
-    const entry = artifacts[index];
-    const path = artifactPath(entry);
-    if (path === undefined) continue;
-    const type = isObject(entry) && typeof entry.type === "string" ? entry.type : undefined;
+  for (const { path, type, entry } of artifacts) {
+    if (named.length === MAX_ARTIFACT_PATHS) break;
     const key = `${type ?? ""}\0${path}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    named.push({ path, type, pointer: pointerOf("artifacts", index) });
+    named.push({ path, type, pointer: entry });
   }
   return named;
 }
@@ -123,11 +120,13 @@ export default defineRule<Options>(docsUrl)({
     },
   },
   check(context) {
-    const { value, files, options } = context;
-    const { artifacts, status } = value;
-    if (!Array.isArray(artifacts) || typeof status !== "string") return;
-    if (!isSuccessLike(status)) {
-      context.info({ messageId: "skipped", data: { status } });
+    const { files, options, claims } = context;
+    const { status } = claims;
+    if (claims.artifactCount === 0 && claims.artifactList === undefined) return;
+    if (claims.counted === undefined && status === null) return;
+    // Under a contract its success status says whether the claims count; in a format, the status vocabulary.
+    if (!(claims.counted ?? isSuccessLike(status ?? ""))) {
+      context.info({ messageId: "skipped", data: { status: status ?? "" } });
       return;
     }
 
@@ -144,7 +143,7 @@ export default defineRule<Options>(docsUrl)({
       patterns.set(type, compiled);
     }
 
-    for (const { path, type, pointer } of namedArtifacts(artifacts)) {
+    for (const { path, type, pointer } of namedArtifacts(claims.artifacts)) {
       const checked = files.check(path);
       const data = { path: shown(path) };
       if (!checked.ok) {

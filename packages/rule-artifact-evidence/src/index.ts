@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { artifactPath, defineRule, docsUrl, isSuccessLike, MAX_ARTIFACT_PATHS, pointerOf, readTranscript, WRITE_TOOL_NAMES, type FileCheck, type RuleContext, type Transcript } from "@returnlint/core";
+import { defineRule, docsUrl, isSuccessLike, MAX_ARTIFACT_PATHS, readTranscript, WRITE_TOOL_NAMES, type ClaimedArtifact, type FileCheck, type RuleContext, type Transcript } from "@returnlint/core";
 import type { GitEvidence, GitProblem } from "./git.js";
 
 type Kind = "freshness" | "git" | "transcript";
@@ -30,23 +30,21 @@ const GIT_PROBLEM_LEVEL: Readonly<Record<GitProblem, "info" | "report">> = {
 
 const NO_EVIDENCE = "Verify {agent} writes its artifacts in this run; an artifact left by an earlier run is phantom work";
 
-/** Artifact paths as the artifacts rule reads them: bare strings and objects' `path`. */
+/** Artifact paths as the artifacts rule reads them: the return's claims. */
 interface NamedPath {
   readonly path: string;
   readonly pointer: string;
 }
 
 /** Each path once, the first MAX_ARTIFACT_PATHS (the artifacts rule fails a return that names more). */
-function namedPaths(artifacts: readonly unknown[]): NamedPath[] {
+function namedPaths(artifacts: Iterable<ClaimedArtifact>): NamedPath[] {
   const named: NamedPath[] = [];
   const seen = new Set<string>();
-  for (let index = 0; index < artifacts.length && named.length < MAX_ARTIFACT_PATHS; index += 1) {
-    const entry = artifacts[index];
-    const given = artifactPath(entry);
-    if (given === undefined || seen.has(given)) continue;
+  for (const { path: given, pointer } of artifacts) {
+    if (named.length === MAX_ARTIFACT_PATHS) break;
+    if (seen.has(given)) continue;
     seen.add(given);
-    const pointer = pointerOf("artifacts", index);
-    named.push({ path: given, pointer: typeof entry === "string" ? pointer : `${pointer}/path` });
+    named.push({ path: given, pointer });
   }
   return named;
 }
@@ -189,14 +187,16 @@ export default defineRule<Options>(docsUrl)({
     },
   },
   check(context) {
-    const { value, expected, options } = context;
-    const { artifacts, status } = value;
-    if (!Array.isArray(artifacts) || typeof status !== "string") return;
-    if (!isSuccessLike(status)) {
-      context.info({ messageId: "skipped", data: { status } });
+    const { value, expected, options, claims } = context;
+    const { status } = claims;
+    if (claims.artifactCount === 0 && claims.artifactList === undefined) return;
+    if (claims.counted === undefined && status === null) return;
+    // Under a contract its success status says whether the claims count; in a format, the status vocabulary.
+    if (!(claims.counted ?? isSuccessLike(status ?? ""))) {
+      context.info({ messageId: "skipped", data: { status: status ?? "" } });
       return;
     }
-    const named = namedPaths(artifacts);
+    const named = namedPaths(claims.artifacts);
     if (named.length === 0) return; // the artifacts rule reports phantom work and malformed entries
 
     const kinds = new Set(options.evidence);

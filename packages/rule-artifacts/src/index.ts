@@ -1,4 +1,4 @@
-import { artifactPath, defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, judgedPaths, MAX_ARTIFACT_PATHS, MAX_QUOTED_CHARS, preview, type ArtifactFate, type FileProblem } from "@returnlint/core";
+import { defineRule, docsUrl, fateOf, isObject, isSuccessLike, jsonType, judgedPaths, MAX_ARTIFACT_PATHS, MAX_QUOTED_CHARS, preview, type ArtifactFate, type ClaimedArtifact, type FileProblem } from "@returnlint/core";
 
 interface Options {
   /** Statuses that say the work is unfinished: their artifacts are not checked (subagent-return-validation.md: such work may have incomplete artifacts). */
@@ -43,9 +43,9 @@ function entryPointer(index: number): string {
   return `/artifacts/${String(index)}`;
 }
 
-/** Where a finding about an entry's path points: the entry when it is a bare string, else its `path`. */
-function pathPointer(entry: unknown, index: number): string {
-  return typeof entry === "string" ? entryPointer(index) : `${entryPointer(index)}/path`;
+/** The paths of the claimed artifacts, one at a time. */
+function* pathsOf(artifacts: Iterable<ClaimedArtifact>): Generator<string> {
+  for (const { path } of artifacts) yield path;
 }
 
 /** Prints a path bare, as the validation documents' transcript does, unless it holds control characters that would garble the line. */
@@ -221,30 +221,34 @@ export default defineRule<Options>(docsUrl)({
     },
   },
   check(context) {
-    const { value, files } = context;
-    const artifacts = value.artifacts;
-    const status = value.status;
-    // required-fields and status-enum report a missing list or status
-    if (!Array.isArray(artifacts) || typeof status !== "string") return;
-    const unfinished = context.options.skipStatuses.includes(status);
-    if (artifacts.length === 0) {
-      if (isSuccessLike(status) && context.options.requireArtifacts) context.report({ messageId: "phantomWork", data: { status }, pointer: "/artifacts" });
-      else if (unfinished) context.info({ messageId: "skipped", data: { status } });
+    const { claims, files } = context;
+    const { artifacts, status } = claims;
+    // Nothing claimed and no list to claim in: required-fields, or the contract, reports a missing list.
+    if (claims.artifactCount === 0 && claims.artifactList === undefined) return;
+    // Under a contract its success status says whether the claims count; in a format, the status vocabulary and the options.
+    if (claims.counted === undefined && status === null) return; // required-fields and status-enum report a missing status
+    const shownStatus = status ?? "";
+    const unfinished = claims.counted === undefined ? context.options.skipStatuses.includes(shownStatus) : !claims.counted;
+    const finished = claims.counted ?? isSuccessLike(shownStatus);
+    const entries = claims.entries ?? [];
+    if (claims.artifactCount === 0 && entries.length === 0) {
+      if (finished && context.options.requireArtifacts) context.report({ messageId: "phantomWork", data: { status: shownStatus }, pointer: claims.artifactList });
+      else if (unfinished) context.info({ messageId: "skipped", data: { status: shownStatus } });
       return;
     }
 
     // Each path is looked up once however often it is named, and only the first MAX_ARTIFACT_PATHS
     // different ones: a return naming more is said first, before its entries' findings fill the list.
-    const paths = judgedPaths(unfinished ? [] : artifacts.map((entry) => artifactPath(entry)), files);
+    const paths = judgedPaths(unfinished ? [] : pathsOf(artifacts), files);
     const { unjudged } = paths;
     let failures = 0;
     if (unjudged > 0) {
       failures += 1;
-      context.report({ messageId: "tooManyArtifacts", data: { limit: MAX_ARTIFACT_PATHS, unjudged }, pointer: "/artifacts" });
+      context.report({ messageId: "tooManyArtifacts", data: { limit: MAX_ARTIFACT_PATHS, unjudged }, pointer: claims.artifactList });
     }
 
-    // The entries' shape is checked whatever the status; the disk only for finished work.
-    artifacts.forEach((entry: unknown, index) => {
+    // A format's entries' shape is checked whatever the status (a contract's schema checks its own); the disk only for finished work.
+    entries.forEach((entry: unknown, index) => {
       if (typeof entry === "string") {
         failures += 1;
         context.report({ messageId: "bareString", data: { index, path: shown(entry), quotedPath: quotedPath(entry) }, pointer: entryPointer(index) });
@@ -260,48 +264,45 @@ export default defineRule<Options>(docsUrl)({
       }
     });
     if (unfinished) {
-      context.info({ messageId: "skipped", data: { status } });
+      context.info({ messageId: "skipped", data: { status: shownStatus } });
       return;
     }
-    context.info({ messageId: "artifactCount", data: { count: artifacts.length } });
+    const count = claims.entries === undefined ? claims.artifactCount : entries.length;
+    context.info({ messageId: "artifactCount", data: { count } });
 
     // subagent-return-validation.md's order: every existence check, then every size check.
     let position = 0;
-    artifacts.forEach((entry: unknown, index) => {
-      const path = artifactPath(entry);
-      if (path === undefined) return;
+    for (const { path, pointer, index } of artifacts) {
       const checked = paths.check(path);
       // Where a hint may be found (the first artifacts only: a return of a million costs no million hints).
       const hintable = position < MAX_HINTED;
       position += 1;
-      if (checked === undefined) return;
+      if (checked === undefined) continue;
       if (checked.ok) {
         context.pass({ messageId: "exists", data: { path: shown(path) } });
-        return;
+        continue;
       }
-      const pointer = pathPointer(entry, index);
       const data = { index, path: shown(path), quotedPath: quotedPath(path), root: files.root, kind: checked.kind ?? "file" };
       const fate = hintable && HINTED.has(checked.problem) ? fateOf(path, files) : undefined;
       if (fate?.fate === "archived") {
         // The task was archived after it finished: its files moved with it, and the work is there.
         context.pass({ messageId: "archived", data: { path: shown(path), movedTo: fate.movedTo } });
-        return;
+        continue;
       }
       failures += 1;
       const hinted = fate === undefined ? undefined : hintOf(fate);
       context.report(hinted === undefined ? { messageId: PROBLEM_MESSAGE[checked.problem], data, pointer } : { messageId: hinted.messageId, data: { ...data, ...hinted.data }, pointer });
-    });
-    artifacts.forEach((entry: unknown, index) => {
-      const path = artifactPath(entry);
-      const checked = path === undefined ? undefined : paths.check(path);
-      if (path === undefined || checked?.ok !== true) return;
+    }
+    for (const { path, pointer } of artifacts) {
+      const checked = paths.check(path);
+      if (checked?.ok !== true) continue;
       if (checked.size === 0) {
         failures += 1;
-        context.report({ messageId: "empty", data: { path: shown(path), quotedPath: quotedPath(path) }, pointer: pathPointer(entry, index) });
+        context.report({ messageId: "empty", data: { path: shown(path), quotedPath: quotedPath(path) }, pointer });
       } else {
         context.pass({ messageId: "nonEmpty", data: { path: shown(path), size: checked.size } });
       }
-    });
-    if (failures === 0) context.pass({ messageId: "allValidated", data: { count: artifacts.length } });
+    }
+    if (failures === 0) context.pass({ messageId: "allValidated", data: { count } });
   },
 });

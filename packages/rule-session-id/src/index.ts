@@ -47,8 +47,11 @@ export default defineRule<Options>(docsUrl)({
     },
   },
   check(context) {
-    const pointer = pointerFromPath(context.options.field);
+    // A contract marks where the session id is; a format keeps it where the option says.
+    const marked = context.claims.sessionId;
+    const pointer = marked ?? pointerFromPath(context.options.field);
     const actual = valueAt(context.value, pointer);
+    if (actual === undefined && marked !== undefined) return; // the contract's schema says whether it is required
     if (actual === undefined) {
       const found = ELSEWHERE.find((other) => other !== pointer && valueAt(context.value, other) !== undefined);
       if (found !== undefined) {

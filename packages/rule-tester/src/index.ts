@@ -5,12 +5,14 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import {
+  compileContract,
   createFileView,
   parseReturn,
   placeholders,
   runRules,
   stripBom,
   type AnyRule,
+  type Contract,
   type Expected,
   type FormatName,
   type Report,
@@ -35,6 +37,8 @@ export interface CaseBase {
   readonly expected?: Omit<Expected, "sessionId" | "agent">;
   /** Paths relative to the case's temporary root. */
   readonly files?: Readonly<Record<string, FixtureEntry>>;
+  /** A contract (JSON Schema with x-returnlint annotations) the return is checked under: the rule sees its claims and violations. */
+  readonly contract?: Readonly<Record<string, unknown>>;
 }
 
 export type ValidCase = CaseBase;
@@ -202,9 +206,11 @@ function holdsData(result: Result, expected: Readonly<Record<string, string | nu
   return Object.entries(expected).every(([key, value]) => Object.hasOwn(data, key) && data[key] === value);
 }
 
-function runOnce(rule: AnyRule, testCase: CaseBase, options: unknown, root: string): Promise<Report> {
+async function runOnce(rule: AnyRule, testCase: CaseBase, options: unknown, root: string): Promise<Report> {
   const text = stripBom(typeof testCase.input === "string" ? testCase.input : JSON.stringify(testCase.input));
+  const contract = testCase.contract === undefined ? undefined : await compiledContract(testCase.contract);
   return runRules({
+    ...(contract === undefined ? {} : { contract }),
     text,
     parse: parseReturn(text),
     command: testCase.command ?? null,
@@ -218,6 +224,16 @@ function runOnce(rule: AnyRule, testCase: CaseBase, options: unknown, root: stri
     files: createFileView(root),
   });
 }
+
+/** The case's contract, compiled as a config's would be (its cache in a folder of the tester's own); a broken contract fails the case. */
+async function compiledContract(schema: Readonly<Record<string, unknown>>): Promise<Contract> {
+  contractCache ??= mkdtempSync(path.join(tmpdir(), "returnlint-rule-tester-contracts-"));
+  const { contract, problems } = await compileContract(schema, "contract.json", contractCache);
+  if (contract === undefined) throw new RuleTesterError(`the case's contract is invalid: ${problems.join("; ")}`);
+  return contract;
+}
+
+let contractCache: string | undefined;
 
 function checkResult(rule: AnyRule, result: Result): void {
   if (result.messageId === "ruleCrashed") throw new RuleTesterError(`${result.message}: ${result.detail ?? ""}`);

@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, MAX_CONFIG_BYTES, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
+import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, loadContract, MAX_CONFIG_BYTES, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
 
 export const INIT_HELP = `Usage: returnlint init [--preset NAME] [--command NAME=PRESET …]
+        returnlint init --contract FILE   (your own return's JSON Schema)
         returnlint init HOST   (set up a host: claude, codex, copilot, cursor,
                                 gemini or opencode; "returnlint init claude --help")
 
@@ -25,6 +26,11 @@ Options:
   --command NAME=PRESET   a preset of its own for one command, e.g.
                           --command research=metadata-file; repeat it, or give
                           several at once: research=metadata-file,plan=v7
+  --contract FILE         a JSON Schema (draft 2020-12) of what your subagents
+                          return, its claims marked with x-returnlint
+                          annotations: the config checks every command's
+                          returns against it instead of a preset
+                          (docs/contracts.md); init checks it first
   -h, --help              show this help
 
 Without --preset it asks on a terminal (Enter takes the suggestion; Ctrl-D
@@ -40,6 +46,7 @@ Exit codes: 0 written, 2 a config exists, init was stopped, or usage error.
 
 const OPTIONS = {
   preset: { type: "string" },
+  contract: { type: "string" },
   command: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -85,6 +92,10 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
     io.stderr(`returnlint: ${existing} already configures returnlint here; init changes nothing. Edit it, or remove it to start over.\n`);
     return EXIT.error;
   }
+  if (values.contract !== undefined) {
+    if (values.preset !== undefined || values.command !== undefined) throw new ReturnlintError("USAGE", "--contract takes the place of a preset: give --contract alone, or --preset and --command.");
+    return initContract(values.contract, io);
+  }
 
   let preset: PresetName;
   let perCommand = given;
@@ -112,20 +123,35 @@ export async function init(argv: readonly string[], io: CommandIo): Promise<numb
     why = preset === detected.preset ? detected.why : "your answer";
   }
 
-  const file = path.join(io.cwd, FILE);
-  try {
-    // "wx": should a config appear meanwhile, it stays as it is.
-    writeFileSync(file, template(preset, perCommand, schemaFor(io.cwd)), { flag: "wx" });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ReturnlintError("USAGE", code === "EEXIST" ? `${FILE} appeared while init ran; init changes nothing.` : `Cannot write ${file}: ${String(code ?? error)}.`);
-  }
+  writeConfig(io.cwd, template(preset, perCommand, schemaFor(io.cwd)));
   const mix = Object.entries(perCommand).map(([command, chosen]) => `${command}: ${chosen}`);
   io.stdout(
     `Wrote ${FILE} with the ${preset} preset (${why})${mix.length === 0 ? "" : `, and ${mix.join(", ")}`}.\n` +
       `Next: returnlint check RETURN --command research   (or: returnlint print-config --command research)\n`,
   );
   return EXIT.passed;
+}
+
+/** `init --contract FILE`: a config that checks every command's returns against FILE, once FILE is known to be a contract. */
+async function initContract(given: string, io: CommandIo): Promise<number> {
+  const relative = path.relative(io.cwd, path.resolve(io.cwd, given)).split(path.sep).join("/");
+  const contract = relative.startsWith("../") || path.isAbsolute(relative) ? relative : `./${relative}`;
+  const { problems } = await loadContract(contract, io.cwd);
+  if (problems.length > 0) throw new ReturnlintError("CONFIG_INVALID", `${contract} is no contract returnlint can check with; init wrote nothing:`, problems);
+  writeConfig(io.cwd, contractTemplate(contract, schemaFor(io.cwd)));
+  io.stdout(`Wrote ${FILE} with the contract ${contract}.\nNext: returnlint check RETURN   (or: returnlint print-config; returnlint schema prints the schema for your host)\n`);
+  return EXIT.passed;
+}
+
+function writeConfig(cwd: string, text: string): void {
+  const file = path.join(cwd, FILE);
+  try {
+    // "wx": should a config appear meanwhile, it stays as it is.
+    writeFileSync(file, text, { flag: "wx" });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ReturnlintError("USAGE", code === "EEXIST" ? `${FILE} appeared while init ran; init changes nothing.` : `Cannot write ${file}: ${String(code ?? error)}.`);
+  }
 }
 
 function isPreset(name: string): name is PresetName {
@@ -344,5 +370,36 @@ formats: {}
 # known to returnlint once it is listed here.
 commands:
 ${commands.map(entry).join("\n")}
+`;
+}
+
+function contractTemplate(contract: string, schema: string): string {
+  return `# yaml-language-server: $schema=${schema}
+# returnlint configuration: https://github.com/returnlint/returnlint#configuration
+# Written by "returnlint init --contract". Check a return with:
+#   returnlint check RETURN
+# see what the contract turns on with:
+#   returnlint print-config
+# and print the same schema, without returnlint's annotations, for your host's
+# structured output with:
+#   returnlint schema
+
+# The JSON Schema (draft 2020-12) your subagents' returns follow, for every
+# command not listed below. Its "x-returnlint" annotations say where the claims
+# are: "artifact" (a file the return says it wrote: it must exist inside the
+# project, non-empty), "session-id" (compared with --session-id), and
+# "x-returnlint-success" at its root says when the claims count.
+contract: ${contract}
+
+# Rules over the contract's, for every command, e.g. evidence that this run
+# wrote the files it claims:
+#   artifact-evidence: error
+# "returnlint rules" lists every rule; "returnlint explain RULE" documents one.
+rules: {}
+
+# Per command: a contract (or a preset) and rules of its own, e.g.
+#   review:
+#     contract: ./contracts/review-return.schema.json
+commands: {}
 `;
 }

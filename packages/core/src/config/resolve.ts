@@ -2,13 +2,16 @@ import path from "node:path";
 import { ReturnlintError } from "../errors.js";
 import { isObject } from "../pointer.js";
 import { closest } from "../suggest.js";
-import { FORMAT_NAMES } from "../vocabulary.js";
+import type { ClaimMap } from "../claims.js";
+import type { Contract } from "../contract.js";
+import { CONTRACT_FORMAT, FORMAT_NAMES } from "../vocabulary.js";
 import { DEFAULT_MODULE_TIMEOUT_MS } from "./modules.js";
 import type { Importer } from "./import-file.js";
 import { findConfig, readConfig } from "./load.js";
 import { displayPath } from "./problems.js";
 import { resolvePreset } from "./resolve-preset.js";
 import { resolveRule, type BuiltinRule, type LoadedRule } from "./resolve-rule.js";
+import { contractPreset } from "./rules-for.js";
 import { checkShape, dictionary } from "./shape.js";
 import { ruleOptionProblems, type PrecompiledValidators } from "./validators.js";
 import type { Config, Preset, RuleEntry } from "./schema.js";
@@ -30,6 +33,8 @@ export interface LoadedConfig {
   readonly builtinRules: ReadonlyMap<string, BuiltinRule>;
   /** With `dataOnly`: the rules and presets the config names that are modules, not imported (`rule "./rules/x.mjs"`). */
   readonly refused?: readonly string[];
+  /** The contracts the config names, by the name of the preset each stands for (`contract:./contracts/review.json`). */
+  readonly contracts: ReadonlyMap<string, Contract>;
 }
 
 export interface LoadOptions {
@@ -54,6 +59,13 @@ export interface LoadOptions {
    * not built in is listed in `refused` instead of being imported.
    */
   readonly dataOnly?: boolean;
+  /**
+   * The rules a contract turns on, from what it claims: the host's (core names no rule). A config
+   * that names a contract fails to load without it.
+   */
+  readonly contractRules?: (claims: ClaimMap) => Readonly<Record<string, RuleEntry>>;
+  /** Where compiled contracts are kept (default: contractCacheDir()). */
+  readonly contractCacheDir?: string;
 }
 
 /** What imports a module when the config is read as data only: nothing. */
@@ -81,6 +93,30 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const config = shape.usable;
 
   const presets = new Map<string, Preset>();
+  const contracts = new Map<string, Contract>();
+  // A contract stands in for a preset: its rules are the host's contract rules, its format `contract`.
+  const contractsNamed: { where: string[]; file: string }[] = [];
+  if (config.contract !== undefined) contractsNamed.push({ where: ["contract"], file: config.contract });
+  if (config.contract !== undefined && config.preset !== undefined) problems.push(`${displayPath(["contract"])}: a config gives its commands a contract or a preset, not both (preset "${config.preset}")`);
+  for (const [name, command] of Object.entries(config.commands ?? {})) {
+    if (command.contract === undefined) continue;
+    contractsNamed.push({ where: ["commands", name, "contract"], file: command.contract });
+    if (command.preset !== undefined) problems.push(`${displayPath(["commands", name, "contract"])}: a command has a contract or a preset, not both (preset "${command.preset}")`);
+  }
+  for (const { where, file: contractFile } of contractsNamed) {
+    const name = contractPreset(contractFile) ?? contractFile;
+    if (presets.has(name)) continue;
+    if (options.contractRules === undefined) {
+      problems.push(`${displayPath(where)}: this host checks no contract`);
+      continue;
+    }
+    const { loadContract } = await import("./contract-load.js");
+    const loadedContract = await loadContract(contractFile, base, options.contractCacheDir);
+    problems.push(...loadedContract.problems.map((problem) => `${displayPath(where)}: ${problem}`));
+    if (loadedContract.contract === undefined) continue;
+    contracts.set(name, loadedContract.contract);
+    presets.set(name, { name, format: CONTRACT_FORMAT, description: `the contract ${contractFile}`, rules: options.contractRules(loadedContract.contract.claims) });
+  }
   /** Where each package preset's rules resolve from first: the preset's own folder, then the config's. */
   const presetBases = new Map<string, string>();
   const presetNames = new Set<string>(options.builtinPresets.keys());
@@ -90,7 +126,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     if (command.preset !== undefined) presetNames.add(command.preset);
   }
   for (const name of presetNames) {
-    if (name === "auto") continue;
+    if (name === "auto" || presets.has(name)) continue;
     if (dataOnly && !options.builtinPresets.has(name)) {
       refused.push(`preset "${name}"`);
       continue;
@@ -167,5 +203,5 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       problems,
     );
   }
-  return { file, config, rules, presets, builtinPresets: options.builtinPresets, builtinRules: options.builtinRules, ...(dataOnly ? { refused } : {}) };
+  return { file, config, rules, presets, contracts, builtinPresets: options.builtinPresets, builtinRules: options.builtinRules, ...(dataOnly ? { refused } : {}) };
 }

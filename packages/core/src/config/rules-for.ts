@@ -1,6 +1,7 @@
 /** For one return: the rules to run, in order, with their severity and options, and its format. */
 import { ReturnlintError } from "../errors.js";
 import type { ConfiguredRule } from "../runner.js";
+import type { Contract } from "../contract.js";
 import type { FormatName, Severity } from "../types.js";
 import { detectFormat, type Detection } from "../vocabulary.js";
 import type { LoadedRule } from "./resolve-rule.js";
@@ -23,6 +24,8 @@ export interface ResolvedRules {
   readonly rules: readonly ConfiguredRule[];
   /** With the preset `auto`: the format detected for this return, and why. */
   readonly detection?: Detection;
+  /** Under a contract: the contract, whose claims the rules read. */
+  readonly contract?: Contract;
 }
 
 /**
@@ -46,11 +49,17 @@ function child<K, V>(map: Map<K, Map<string | undefined, V>>, key: K): Map<strin
 }
 
 /**
- * The preset a return to `command` is checked with: `--preset`, else the command's, else the
- * config's, else `auto`. The one statement of that order.
+ * The preset a return to `command` is checked with: `--preset`, else the command's contract or
+ * preset, else the config's, else `auto`. The one statement of that order.
  */
 export function presetFor(loaded: LoadedConfig, command: string | null, preset?: string): string {
-  return preset ?? (command === null ? undefined : loaded.config.commands?.[command]?.preset) ?? loaded.config.preset ?? "auto";
+  const own = command === null ? undefined : loaded.config.commands?.[command];
+  return preset ?? contractPreset(own?.contract) ?? own?.preset ?? contractPreset(loaded.config.contract) ?? loaded.config.preset ?? "auto";
+}
+
+/** The name of the preset a contract stands for (`contract:./contracts/review.json`): what `rules`, `print-config` and reports show. */
+export function contractPreset(file: string | undefined): string | undefined {
+  return file === undefined ? undefined : `contract:${file}`;
 }
 
 /**
@@ -86,7 +95,10 @@ export function rulesFor(loaded: LoadedConfig, input: RulesForInput): ResolvedRu
 
 function withDetection(result: ResolvedRules, detection: Detection | undefined): ResolvedRules {
   // Written out, not spread: this runs for every return.
-  return detection === undefined ? result : { format: result.format, preset: result.preset, rules: result.rules, detection };
+  if (detection === undefined) return result;
+  return result.contract === undefined
+    ? { format: result.format, preset: result.preset, rules: result.rules, detection }
+    : { format: result.format, preset: result.preset, rules: result.rules, detection, contract: result.contract };
 }
 
 function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, presetName: string, format: FormatName | undefined): ResolvedRules | Promise<ResolvedRules> {
@@ -111,7 +123,8 @@ function resolveRules(loaded: LoadedConfig, command: CommandConfig | undefined, 
       if (loadedRule === undefined) continue;
       rules.push({ rule: loadedRule.rule, severity, options: { ...(loadedRule.rule.meta.defaultOptions as Record<string, unknown>), ...options }, source: loadedRule.source });
     }
-    return { format: preset.format, preset: preset.name, rules };
+    const contract = loaded.contracts.get(preset.name);
+    return contract === undefined ? { format: preset.format, preset: preset.name, rules } : { format: preset.format, preset: preset.name, rules, contract };
   };
   // The config's rules are loaded; the built-in ones a built-in preset names are imported now, once.
   const importing: Promise<readonly [string, LoadedRule]>[] = [];

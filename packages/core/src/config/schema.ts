@@ -5,6 +5,8 @@ export type RuleEntry = Severity | readonly [Severity] | readonly [Severity, Rec
 
 export interface CommandConfig {
   readonly preset?: string;
+  /** A JSON Schema file (draft 2020-12) the command's returns follow, its claims annotated (contract.ts): instead of a preset. */
+  readonly contract?: string;
   readonly rules?: Readonly<Record<string, RuleEntry>>;
 }
 
@@ -16,6 +18,8 @@ export interface FormatConfig {
 export interface Config {
   readonly $schema?: string;
   readonly preset?: string;
+  /** The contract of every command not listed under commands: instead of a preset. */
+  readonly contract?: string;
   readonly rules?: Readonly<Record<string, RuleEntry>>;
   readonly commands?: Readonly<Record<string, CommandConfig>>;
   /** Per return format: rules over its preset, for the returns in that format only (a handoff's options, off for console returns). */
@@ -59,6 +63,12 @@ const preset = {
   description: "v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package.",
 };
 
+const contract = {
+  type: "string",
+  minLength: 1,
+  description: "A JSON Schema file (draft 2020-12, relative to the config) that the returns follow, its claims marked with x-returnlint annotations: instead of a preset (docs/contracts.md).",
+};
+
 /** Published as `@returnlint/core/config.schema.json` so editors can complete configs. */
 export const configSchema: JsonSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -69,6 +79,7 @@ export const configSchema: JsonSchema = {
   properties: {
     $schema: { type: "string" },
     preset: { ...preset, description: "The preset of every command not listed under commands (default: auto)." },
+    contract: { ...contract, description: `${contract.description} For every command not listed under commands.` },
     rules: { ...rules, description: "Rules applied to every command, after its preset." },
     commands: {
       type: "object",
@@ -76,7 +87,7 @@ export const configSchema: JsonSchema = {
       additionalProperties: {
         type: "object",
         additionalProperties: false,
-        properties: { preset, rules },
+        properties: { preset, contract, rules },
       },
     },
     formats: {
@@ -144,7 +155,7 @@ export function editorSchema(builtins: Iterable<AnyRule>): JsonSchema {
     },
     $defs: {
       rules: { ...rules, properties },
-      command: { type: "object", additionalProperties: false, properties: { preset: presetName, rules: { $ref: "#/$defs/rules" } } },
+      command: { type: "object", additionalProperties: false, properties: { preset: presetName, contract, rules: { $ref: "#/$defs/rules" } } },
       format: { type: "object", additionalProperties: false, properties: { rules: { $ref: "#/$defs/rules" } } },
     },
   };
