@@ -10,6 +10,7 @@ import {
   IN_PROGRESS,
   LEGACY_STATUSES,
   NON_SUCCESS_STATUSES,
+  REQUIRED_FIELD_TYPES,
   SUCCESS_KEYWORD,
   isSuccessLike,
   pointerFromPath,
@@ -49,7 +50,7 @@ export async function returnSchema(config: LoadedConfig, options: ReturnSchemaOp
 
   const required = byId.get("required-fields");
   if (required !== undefined) {
-    const types = { ...SEED_TYPES, ...(required.types as Record<string, string> | undefined) };
+    const types = { ...REQUIRED_FIELD_TYPES, ...(required.types as Record<string, string> | undefined) };
     for (const field of required.fields as string[]) schema.require(field, types[field]);
   }
 
@@ -105,19 +106,6 @@ function forHost(schema: JsonSchema): JsonSchema {
   delete bare.$schema;
   return bare;
 }
-
-/** The types the validation documents give the fields they name, as required-fields has them built in. */
-const SEED_TYPES: Readonly<Record<string, string>> = {
-  status: "string",
-  summary: "string",
-  artifacts: "array",
-  metadata: "object",
-  session_id: "string",
-  "metadata.session_id": "string",
-  "metadata.agent_type": "string",
-  "metadata.delegation_depth": "integer",
-  "metadata.delegation_path": "array",
-};
 
 /** The statuses status-enum allows a command, as the rule works them out from its options. */
 function statusesFor(options: Record<string, unknown>, command: string | null): string[] {

@@ -16,6 +16,19 @@ export const LEGACY_STATUSES = ["completed", "partial", "failed", "blocked"] as 
 export const NON_SUCCESS_STATUSES = ["partial", "failed", "blocked"] as const;
 export const IN_PROGRESS = "in_progress";
 
+/** The JSON types the validation documents give the fields a return must have (subagent-return-validation.md, "Required fields"). */
+export const REQUIRED_FIELD_TYPES: Readonly<Record<string, "string" | "array" | "object" | "integer">> = {
+  status: "string",
+  summary: "string",
+  artifacts: "array",
+  metadata: "object",
+  session_id: "string",
+  "metadata.session_id": "string",
+  "metadata.agent_type": "string",
+  "metadata.delegation_depth": "integer",
+  "metadata.delegation_path": "array",
+};
+
 /** The orchestrator's commands, each with the contextual success status it expects (return-metadata-file.md, orchestration-validation.md). */
 export const COMMAND_SUCCESS: Readonly<Record<string, string>> = {
   research: "researched",

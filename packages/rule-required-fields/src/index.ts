@@ -1,4 +1,4 @@
-import { defineRule, docsUrl, jsonType, pointerFromPath, preview, tokensOf, valueAtTokens } from "@returnlint/core";
+import { REQUIRED_FIELD_TYPES, defineRule, docsUrl, jsonType, pointerFromPath, preview, tokensOf, valueAtTokens } from "@returnlint/core";
 
 type FieldType = "string" | "number" | "integer" | "boolean" | "array" | "object";
 
@@ -10,19 +10,6 @@ interface Options {
 }
 
 const FIELD_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
-
-/** The types the validation documents give the fields they name (subagent-return-validation.md, "Required fields"). */
-const SEED_TYPES: Readonly<Record<string, FieldType>> = {
-  status: "string",
-  summary: "string",
-  artifacts: "array",
-  metadata: "object",
-  session_id: "string",
-  "metadata.session_id": "string",
-  "metadata.agent_type": "string",
-  "metadata.delegation_depth": "integer",
-  "metadata.delegation_path": "array",
-};
 
 const ARTICLE: Readonly<Record<FieldType, string>> = {
   string: "a string",
@@ -140,7 +127,7 @@ function prepared(options: Options): readonly Field[] {
   let fields = preparedOptions.get(options);
   if (fields === undefined) {
     // Own keys only: a field named "constructor" or "toString" has no type unless one is given.
-    const types = new Map<string, FieldType>(Object.entries({ ...SEED_TYPES, ...options.types }));
+    const types = new Map<string, FieldType>(Object.entries({ ...REQUIRED_FIELD_TYPES, ...options.types }));
     fields = options.fields.map((field): Field => {
       const pointer = pointerFromPath(field);
       const tokens = tokensOf(pointer);
