@@ -157,6 +157,15 @@ describe("returnlint init claude where returnlint is installed in node_modules",
     expect(runHook(root, GOOD)).toEqual({ status: 0, stdout: "", stderr: "" });
     expect(JSON.parse(runHook(root, PHANTOM).stdout)).toMatchObject({ decision: "block" });
   });
+
+  it("the Claude Code plugin's hook is the command init writes, so a plugin's stop costs what init's does", () => {
+    const root = repository({ "package.json": { name: "p", private: true } });
+    mkdirSync(path.join(root, "node_modules"));
+    symlinkSync(path.join(REPO, "apps", "cli"), path.join(root, "node_modules", "returnlint"));
+    expect(returnlint(["init", "claude"], { cwd: root }).status).toBe(0);
+    const plugin = JSON.parse(readFileSync(path.join(REPO, "claude-plugin", "hooks", "hooks.json"), "utf8")) as { hooks: { SubagentStop: { hooks: { command: string }[] }[] } };
+    expect(plugin.hooks.SubagentStop.map((entry) => entry.hooks.map((hook) => hook.command))).toEqual([[commandOf(root)]]);
+  });
 });
 
 // A space in the project's path: the written command quotes it.
