@@ -59,6 +59,7 @@ Output:
   -o, --output FILE    write the --format at the same position to FILE (the
                        first -o takes the first -f, …); formats without a file
                        print to standard output
+  --max-warnings N     a return with more than N warnings fails
   --concurrency N      how many returns are checked at once (default: ${String(DEFAULT_CONCURRENCY)})
   -q, --quiet          report failing returns only
   --color, --no-color  force colours on or off (default: on a terminal, unless
@@ -87,6 +88,7 @@ const OPTIONS = {
   format: { type: "string", short: "f", multiple: true },
   output: { type: "string", short: "o", multiple: true },
   concurrency: { type: "string" },
+  "max-warnings": { type: "string" },
   quiet: { type: "boolean", short: "q" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
@@ -112,6 +114,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const concurrency = integerOption("concurrency", values.concurrency) ?? DEFAULT_CONCURRENCY;
   if (concurrency < 1) throw new ReturnlintError("USAGE", "--concurrency must be at least 1.");
   const quiet = values.quiet === true;
+  const maxWarnings = integerOption("max-warnings", values["max-warnings"]);
   const dir = path.resolve(io.cwd, positionals[0] ?? SPECS_DIR);
   const shownDir = display(io.cwd, dir);
   requireDirectory(dir, shownDir, positionals[0] === undefined);
@@ -122,7 +125,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const command = knownCommand(config, values.command);
   const files = createFileView(root);
 
-  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files };
+  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
   const belowCwd = relativeBelow(io.cwd, dir);
   const belowRoot = relativeBelow(root, dir);
   const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, belowCwd(file) ?? file, belowRoot(file), context);
@@ -137,7 +140,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     if (below !== undefined) files.listed(below, names);
   };
   const returnFiles = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`), listed);
-  const reportOptions = { cwd: io.cwd, dir: shownDir, quiet, color };
+  const reportOptions = { cwd: io.cwd, dir: shownDir, quiet, color, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
   const reports = outputs.map(({ format, file }) => ({
     file,
     report: scanReport(format, formatterFor(format), file === undefined ? reportOptions : { ...reportOptions, color: false }),

@@ -19,6 +19,7 @@ export interface ScanReportOptions {
   readonly dir: string;
   readonly quiet: boolean;
   readonly color: boolean;
+  readonly maxWarnings?: number;
 }
 
 export function scanReport(format: string, load: FormatterLoader, options: ScanReportOptions): ScanReport {
@@ -50,11 +51,11 @@ function jsonReport({ quiet }: ScanReportOptions): ScanReport {
   };
 }
 
-function documentReport(load: FormatterLoader, { cwd, quiet }: ScanReportOptions): ScanReport {
+function documentReport(load: FormatterLoader, { cwd, quiet, maxWarnings }: ScanReportOptions): ScanReport {
   const inputs: FormatterInput[] = [];
   return {
     add(outcome) {
-      if (!("unreadable" in outcome)) inputs.push({ ...formatterInput(outcome, { cwd, quiet }), color: false });
+      if (!("unreadable" in outcome)) inputs.push({ ...formatterInput(outcome, { cwd, quiet, ...(maxWarnings === undefined ? {} : { maxWarnings }) }), color: false });
       return "";
     },
     end: async () => (await load())(inputs, { several: true, command: "scan" }),
