@@ -167,7 +167,7 @@ describe("a SARIF run past GitHub's 25,000 results", () => {
       ruleId: "artifacts",
       level: "error" as const,
       message: `Artifact ${String(index)} does not exist`,
-      locations: [sarifLocation("specs/1_a/.return-meta.json", 1, `/artifacts/${String(index)}/path`)],
+      locations: [sarifLocation({ path: "specs/1_a/.return-meta.json", line: 1 }, `/artifacts/${String(index)}/path`)],
       properties: {},
       identity: ["specs/1_a/.return-meta.json", "artifacts", "notFound", `/artifacts/${String(index)}/path`],
     }));

@@ -30,7 +30,8 @@ function auditSarif(document: AuditDocument): string {
       ruleId: failure.ruleId,
       level: "error" as const,
       message: `${failure.message}\nIn ${audited.path} as committed in ${short(audited.commit)} (${audited.date}).`,
-      locations: [sarifLocation(audited.path, undefined, failure.pointer)],
+      // The version's own line is not kept: the result points at the file it was, from its first line (code scanning wants a region).
+      locations: [sarifLocation({ path: audited.path, line: 1 }, failure.pointer)],
       properties: {
         messageId: failure.messageId,
         ...(failure.pointer === undefined ? {} : { pointer: failure.pointer }),

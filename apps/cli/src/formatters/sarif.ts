@@ -53,10 +53,9 @@ function artifactLocation(source: string): Record<string, string> {
   return path.isAbsolute(source) ? { uri: pathToFileURL(source).href } : { uri: relativeUri(source), uriBaseId: SRCROOT };
 }
 
-/** Where a finding is: the file and its line (a return from standard input has none), and the pointer as a logical location. */
-export function sarifLocation(file: string | undefined, line: number | undefined, pointer: string | undefined): Record<string, unknown> {
-  const region = line === undefined ? {} : { region: { startLine: line } };
-  const physical = file === undefined ? {} : { physicalLocation: { artifactLocation: artifactLocation(file), ...region } };
+/** Where a finding is: its file and line (a return from standard input has neither), and its pointer as a logical location. */
+export function sarifLocation(file: { readonly path: string; readonly line: number } | undefined, pointer: string | undefined): Record<string, unknown> {
+  const physical = file === undefined ? {} : { physicalLocation: { artifactLocation: artifactLocation(file.path), region: { startLine: file.line } } };
   const logical = pointer === undefined ? {} : { logicalLocations: [{ fullyQualifiedName: pointer === "" ? "/" : pointer, kind: "value" }] };
   return { ...physical, ...logical };
 }
@@ -113,7 +112,7 @@ function findingsOf(input: FormatterInput): SarifFinding[] {
     ruleId: result.ruleId,
     level: result.level === "fail" ? "error" : "warning",
     message: messageText(result),
-    locations: [sarifLocation(file, file === undefined ? undefined : lineOf(input, result.pointer), result.pointer)],
+    locations: [sarifLocation(file === undefined ? undefined : { path: file, line: lineOf(input, result.pointer) }, result.pointer)],
     properties: {
       messageId: result.messageId,
       ...(result.pointer === undefined ? {} : { pointer: result.pointer }),
