@@ -116,6 +116,24 @@ describe("scan in the CI formats", () => {
   });
 });
 
+describe("scan --max-warnings", () => {
+  it("fails a return with more warnings than it allows, in the table and in every CI format", () => {
+    const root = project({
+      "specs/1_task/.return-meta.json": { ...taskReturn(1), summary: "x".repeat(450) },
+      "specs/1_task/reports/research-001.md": "# Task 1\n",
+    });
+    const lenient = returnlint(["scan", "-f", "github"], { cwd: root });
+    expect(lenient.status).toBe(0);
+    expect(lenient.stdout).toMatch(/^::warning file=specs\/1_task\/\.return-meta\.json,line=\d+,title=returnlint summary-length at \/summary::Summary exceeds recommended length: 450 characters/);
+
+    const strict = returnlint(["scan", "--max-warnings", "0", "-f", "sarif", "-o", "scan.sarif", "-f", "stylish", "-f", "github"], { cwd: root });
+    expect(strict.status).toBe(1);
+    expect(strict.stdout).toContain("[FAIL] specs/1_task/.return-meta.json: 1 warning, more than --max-warnings 0\n");
+    expect(strict.stdout).toContain("::error file=specs/1_task/.return-meta.json,");
+    expect(sarifOf(readFileSync(path.join(root, "scan.sarif"), "utf8")).runs[0]?.properties).toMatchObject({ returns: 1, failed: 1, phantom: 0 });
+  });
+});
+
 describe("audit in the CI formats", () => {
   let history: ReturnType<typeof knownHistory>;
   beforeAll(() => {

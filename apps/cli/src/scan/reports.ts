@@ -29,9 +29,9 @@ export function scanReport(format: string, load: FormatterLoader, options: ScanR
 }
 
 /** A line per failing return, then the summary's tables and verdict. */
-function stylishReport({ dir, quiet, color }: ScanReportOptions): ScanReport {
+function stylishReport({ dir, quiet, color, maxWarnings }: ScanReportOptions): ScanReport {
   return {
-    add: (outcome) => ("unreadable" in outcome || outcome.ok ? "" : failureLine(outcome.report, outcome.source.name, color)),
+    add: (outcome) => ("unreadable" in outcome || outcome.ok ? "" : failureLine(outcome.report, outcome.source.name, color, maxWarnings)),
     end: (summary) => renderSummary(summary, dir, quiet, color),
   };
 }
