@@ -1,25 +1,13 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import AjvDraft04 from "ajv-draft-04";
-import formats from "ajv-formats";
 import { XMLParser } from "fast-xml-parser";
 import { SyntaxValidator } from "fast-xml-validator";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES, STACK_FRAME, metadata, project, returnlint } from "./helpers.js";
+import { sarifErrors } from "./sarif-schema.js";
 
 const docs = (ruleId: string) => `https://github.com/returnlint/returnlint/blob/main/packages/rule-${ruleId}/README.md`;
 
-/** The SARIF 2.1.0 schema is draft-04 (see fixtures/sarif-schema-2.1.0.SOURCE.md). */
-function sarifValidator() {
-  const Ajv = AjvDraft04.default;
-  // Its `language` pattern is not a valid Unicode regular expression; it is meant as a plain one.
-  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
-  formats.default(ajv);
-  const schema = JSON.parse(readFileSync(new URL("fixtures/sarif-schema-2.1.0.json", import.meta.url), "utf8")) as object;
-  const validate = ajv.compile(schema);
-  return (log: unknown) => (validate(log) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message ?? ""}`));
-}
-const sarifErrors = sarifValidator();
 
 /** Undefined when the text is well-formed XML with a declaration; else what is wrong. */
 function xmlProblem(xml: string): string | undefined {

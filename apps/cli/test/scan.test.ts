@@ -288,7 +288,7 @@ describe("returnlint scan: terminal and usage", () => {
     [["scan", "nowhere"], /^returnlint: Cannot scan nowhere: no such directory\.\n$/],
     [["scan", "specs/1_a/.return-meta.json"], /it is not a directory\. Use "returnlint check" for one file\./],
     [["scan", "a", "b"], /takes one directory; received 2/],
-    [["scan", "--format", "sarif"], /Unknown format "sarif" for "returnlint scan"; available: stylish, json\./],
+    [["scan", "--format", "sarfi"], /Unknown format "sarfi" for "returnlint scan"; available: stylish, json, sarif, junit, github\./],
     [["scan", "--concurrency", "0"], /--concurrency must be at least 1\./],
     [["scan", "--concurrency", "many"], /--concurrency must be a whole number; received "many"\./],
     [["scan", "--session-id", "s"], /Unknown option --session-id for "returnlint scan"/],

@@ -46,6 +46,8 @@ export interface FormatterRun {
    * and the list holds it.
    */
   readonly several: boolean;
+  /** The command that ran (`check`, `scan`): a format that files its findings by category (SARIF) names it. Default `check`. */
+  readonly command?: string;
 }
 
 /**

@@ -1,8 +1,9 @@
-import path from "node:path";
 import { EXIT, ReturnlintError, relativeInside } from "@returnlint/core";
-import { auditNotices, auditVerdict, renderAudit, runAudit, type AuditFormat, type AuditProgress } from "@returnlint/audit";
+import { auditNotices, auditVerdict, renderAudit, runAudit, type AuditFormat, type AuditProgress, type AuditRun } from "@returnlint/audit";
 import { integerOption, parseCommandLine } from "../args.js";
 import { writeOutput } from "../atomic.js";
+import { pairOutputs } from "../formatters/output.js";
+import { AUDIT_CI_FORMATS, renderAuditCi, type AuditCiFormat } from "../formatters/audit.js";
 import { hostImporter } from "../host.js";
 import type { CommandIo } from "./io.js";
 
@@ -39,9 +40,13 @@ Configuration:
                        instead); the Config line says which
 
 Output:
-  -f, --format NAME    stylish (default), json (one document) or html (one
-                       self-contained page with charts)
-  -o, --output FILE    write the report to FILE instead of standard output
+  -f, --format NAME    stylish (default), json (one document), html (one
+                       self-contained page with charts), or for CI: sarif
+                       (GitHub code scanning), junit or github (annotations);
+                       repeat it for several reports of one audit
+  -o, --output FILE    write the --format at the same position to FILE (the
+                       first -o takes the first -f, …); formats without a file
+                       print to standard output
   --max-phantom N      exit 1 when more than N returns are phantom work (for CI)
   -h, --help           show this help
 
@@ -66,13 +71,13 @@ const OPTIONS = {
   config: { type: "string", short: "c" },
   preset: { type: "string" },
   "trust-repo-config": { type: "boolean" },
-  format: { type: "string", short: "f" },
-  output: { type: "string", short: "o" },
+  format: { type: "string", short: "f", multiple: true },
+  output: { type: "string", short: "o", multiple: true },
   "max-phantom": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-const FORMATS: readonly AuditFormat[] = ["stylish", "json", "html"];
+const FORMATS: readonly string[] = ["stylish", "json", "html", ...AUDIT_CI_FORMATS];
 const PROGRESS_INTERVAL_MS = 100;
 
 export async function audit(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -84,11 +89,9 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
   if (positionals.length > 1) {
     throw new ReturnlintError("USAGE", `returnlint audit takes one repository; received ${String(positionals.length)}. Run "returnlint audit --help" for the options.`);
   }
-  const format = (values.format ?? "stylish") as AuditFormat;
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new ReturnlintError("USAGE", `Unknown format "${format}" for "returnlint audit"; available: ${FORMATS.join(", ")}.`);
-  }
-  if (values.output === "") throw new ReturnlintError("USAGE", "--output needs a file name; received an empty one.");
+  const outputs = pairOutputs(values.format ?? [], values.output ?? [], io.cwd, (format) => {
+    if (!FORMATS.includes(format)) throw new ReturnlintError("USAGE", `Unknown format "${format}" for "returnlint audit"; available: ${FORMATS.join(", ")}.`);
+  });
   const since = dateOption("since", values.since, "start");
   const until = dateOption("until", values.until, "end");
   if (since !== undefined && until !== undefined && since > until) {
@@ -112,18 +115,22 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
   const { summary, unreadable } = run.document;
   const over = maxPhantom !== undefined && summary.phantom > maxPhantom;
   const verdict = auditVerdict(run.document, maxPhantom);
-  const text = await renderAudit(run, format, verdict);
+  const rendered = await Promise.all(outputs.map(async ({ format, file }) => ({ format, file, text: await render(run, format, verdict) })));
 
   for (const notice of auditNotices(run.document)) io.stderr(`returnlint: ${notice}\n`);
-  if (values.output === undefined) {
-    io.stdout(text);
-  } else {
-    const file = path.resolve(io.cwd, values.output);
-    writeOutput(file, text);
-    io.stdout(`Wrote ${display(io.cwd, file)} (${format}).\n${verdict}\n`);
+  for (const { file, text } of rendered) if (file !== undefined) writeOutput(file, text);
+  for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
+  // Every report in a file: standard output says where they went, and the verdict.
+  if (rendered.every(({ file }) => file !== undefined)) {
+    for (const { format, file } of rendered) io.stdout(`Wrote ${display(io.cwd, file ?? "")} (${format}).\n`);
+    io.stdout(`${verdict}\n`);
   }
   if (unreadable.length > 0 || summary.internalErrors > 0) return EXIT.error;
   return over ? EXIT.failed : EXIT.passed;
+}
+
+function render(run: AuditRun, format: string, verdict: string): Promise<string> | string {
+  return (AUDIT_CI_FORMATS as readonly string[]).includes(format) ? renderAuditCi(run.document, format as AuditCiFormat) : renderAudit(run, format as AuditFormat, verdict);
 }
 
 /** A path relative to the current directory when it is below it, else absolute. */

@@ -1,14 +1,17 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { createFileView, EXIT, mapOrdered, relativeInside, ReturnlintError, SPECS_DIR } from "@returnlint/core";
-import { knownCommand, reportObject } from "@returnlint/api";
+import { knownCommand } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
+import { writeOutput } from "../atomic.js";
+import { formatterFor } from "../formatters/index.js";
+import { pairOutputs } from "../formatters/output.js";
 import { loadReturnlintConfig } from "../host.js";
 import { checkReturnFile, type Outcome } from "../scan/check-one.js";
 import { relativeBelow } from "../scan/names.js";
 import { Output } from "../scan/output.js";
 import { Progress } from "../scan/progress.js";
-import { failureLine, renderSummary } from "../scan/stylish.js";
+import { scanReport } from "../scan/reports.js";
 import { Summary } from "../scan/summary.js";
 import { walkReturnFiles } from "../scan/walk.js";
 import { colorWanted } from "../terminal.js";
@@ -49,8 +52,14 @@ Configuration:
                        returnlint-preset-* package
 
 Output:
-  -f, --format NAME    stylish (default) or json: one JSON array, one report
-                       per return
+  -f, --format NAME    stylish (default); json: one JSON array, one report
+                       per return; for CI: sarif (one run, for GitHub code
+                       scanning), junit or github (annotations); repeat it
+                       for several reports of one scan
+  -o, --output FILE    write the --format at the same position to FILE (the
+                       first -o takes the first -f, …); formats without a file
+                       print to standard output
+  --max-warnings N     a return with more than N warnings fails
   --concurrency N      how many returns are checked at once (default: ${String(DEFAULT_CONCURRENCY)})
   -q, --quiet          report failing returns only
   --color, --no-color  force colours on or off (default: on a terminal, unless
@@ -68,6 +77,7 @@ Examples:
   returnlint scan
   returnlint scan specs --format json | jq '.[] | select(.ok | not) | .source'
   returnlint scan ~/project/specs --root ~/project --command implement
+  returnlint scan -f github -f sarif -o returnlint.sarif   # in GitHub Actions
 `;
 
 const OPTIONS = {
@@ -75,15 +85,17 @@ const OPTIONS = {
   root: { type: "string" },
   config: { type: "string", short: "c" },
   preset: { type: "string" },
-  format: { type: "string", short: "f" },
+  format: { type: "string", short: "f", multiple: true },
+  output: { type: "string", short: "o", multiple: true },
   concurrency: { type: "string" },
+  "max-warnings": { type: "string" },
   quiet: { type: "boolean", short: "q" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-const FORMATS = ["stylish", "json"] as const;
+const FORMATS = ["stylish", "json", "sarif", "junit", "github"] as const;
 
 export async function scan(argv: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parseCommandLine("scan", argv, OPTIONS);
@@ -94,13 +106,15 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   if (positionals.length > 1) {
     throw new ReturnlintError("USAGE", `returnlint scan takes one directory; received ${String(positionals.length)}. Run "returnlint scan --help" for the options.`);
   }
-  const format = values.format ?? "stylish";
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new ReturnlintError("USAGE", `Unknown format "${format}" for "returnlint scan"; available: ${FORMATS.join(", ")}.`);
-  }
+  const outputs = pairOutputs(values.format ?? [], values.output ?? [], io.cwd, (format) => {
+    if (!(FORMATS as readonly string[]).includes(format)) {
+      throw new ReturnlintError("USAGE", `Unknown format "${format}" for "returnlint scan"; available: ${FORMATS.join(", ")}.`);
+    }
+  });
   const concurrency = integerOption("concurrency", values.concurrency) ?? DEFAULT_CONCURRENCY;
   if (concurrency < 1) throw new ReturnlintError("USAGE", "--concurrency must be at least 1.");
   const quiet = values.quiet === true;
+  const maxWarnings = integerOption("max-warnings", values["max-warnings"]);
   const dir = path.resolve(io.cwd, positionals[0] ?? SPECS_DIR);
   const shownDir = display(io.cwd, dir);
   requireDirectory(dir, shownDir, positionals[0] === undefined);
@@ -111,7 +125,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const command = knownCommand(config, values.command);
   const files = createFileView(root);
 
-  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files };
+  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
   const belowCwd = relativeBelow(io.cwd, dir);
   const belowRoot = relativeBelow(root, dir);
   const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, belowCwd(file) ?? file, belowRoot(file), context);
@@ -126,35 +140,39 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     if (below !== undefined) files.listed(below, names);
   };
   const returnFiles = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`), listed);
-  const json = format === "json";
-  if (json) out.write("[");
+  const reportOptions = { cwd: io.cwd, dir: shownDir, quiet, color, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
+  const reports = outputs.map(({ format, file }) => ({
+    file,
+    report: scanReport(format, formatterFor(format), file === undefined ? reportOptions : { ...reportOptions, color: false }),
+    written: [] as string[],
+  }));
 
-  let printed = 0;
   for await (const outcome of mapOrdered(returnFiles, concurrency, checkOne)) {
     summary.add(outcome);
     if ("unreadable" in outcome) {
       progress.clear();
       io.stderr(`returnlint: ${outcome.unreadable}\n`);
-    } else if (json) {
-      const { ok, report, facts, source } = outcome;
-      if (!quiet || !ok) {
-        // The object `check --format json` prints, one per return.
-        const printedReport = JSON.stringify(reportObject(report, source.name, { ok, quiet, facts, ...(source.task === undefined ? {} : { task: source.task }) }));
-        out.write(`${printed++ === 0 ? "\n" : ",\n"}${printedReport}`);
+    }
+    for (const { file, report, written } of reports) {
+      const text = report.add(outcome);
+      if (text === "") continue;
+      if (file !== undefined) {
+        written.push(text);
+        continue;
       }
-    } else if (!outcome.ok) {
       progress.clear();
-      out.write(failureLine(outcome.report, outcome.source.name, color));
+      out.write(text);
       // Someone watching the progress line sees each failure as it is found.
       if (progress.enabled) out.flush();
     }
     progress.tick(summary);
   }
-  if (json) out.write(printed === 0 ? "]\n" : "\n]\n");
-  out.flush();
+  const ends = await Promise.all(reports.map(async (entry) => ({ ...entry, last: await entry.report.end(summary) })));
+  for (const { file, written, last } of ends) if (file !== undefined) writeOutput(file, written.join("") + last);
   progress.finish(summary);
   for (const problem of walkProblems) io.stderr(`returnlint: ${problem}\n`);
-  if (!json) io.stdout(renderSummary(summary, shownDir, quiet, color));
+  for (const { file, last } of ends) if (file === undefined) out.write(last);
+  out.flush();
   return walkProblems.length > 0 ? EXIT.error : summary.exitCode;
 }
 

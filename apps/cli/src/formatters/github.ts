@@ -1,5 +1,5 @@
-import type { Result } from "@returnlint/core";
 import { lineOf } from "./locate.js";
+import { messageText } from "./message.js";
 import type { Formatter, FormatterInput } from "@returnlint/api";
 import { problems, warningsFail } from "@returnlint/api";
 
@@ -13,10 +13,14 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-function message(result: Result): string {
-  return [result.message, result.detail, result.recommendation === undefined ? undefined : `Recommendation: ${result.recommendation}`]
-    .filter((line) => line !== undefined)
-    .join("\n");
+/** One annotation: `::error file=…,line=…,title=…::message` (a warning: `::warning …`); a file and a line only when there are some. */
+export function workflowCommand(command: "error" | "warning", where: { readonly file?: string; readonly line?: number; readonly title: string }, message: string): string {
+  const properties = [
+    ...(where.file === undefined ? [] : [`file=${escapeProperty(where.file)}`]),
+    ...(where.line === undefined ? [] : [`line=${String(where.line)}`]),
+    `title=${escapeProperty(where.title)}`,
+  ];
+  return `::${command} ${properties.join(",")}::${escapeData(message)}`;
 }
 
 /**
@@ -29,13 +33,16 @@ export const github: Formatter = (inputs) => inputs.map(commands).join("");
 
 function commands(input: FormatterInput): string {
   const countsWarnings = warningsFail(input);
-  const lines = problems(input).map((result) => {
-    const command = result.level === "fail" || countsWarnings ? "error" : "warning";
-    const properties = [
-      ...(input.source === "<stdin>" ? [] : [`file=${escapeProperty(input.source)}`, `line=${String(lineOf(input, result.pointer))}`]),
-      `title=${escapeProperty(`returnlint ${result.ruleId}${result.pointer === undefined || result.pointer === "" ? "" : ` at ${result.pointer}`}`)}`,
-    ];
-    return `::${command} ${properties.join(",")}::${escapeData(message(result))}`;
-  });
+  const file = input.source === "<stdin>" ? undefined : input.source;
+  const lines = problems(input).map((result) =>
+    workflowCommand(
+      result.level === "fail" || countsWarnings ? "error" : "warning",
+      {
+        ...(file === undefined ? {} : { file, line: lineOf(input, result.pointer) }),
+        title: `returnlint ${result.ruleId}${result.pointer === undefined || result.pointer === "" ? "" : ` at ${result.pointer}`}`,
+      },
+      messageText(result),
+    ),
+  );
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }

@@ -17,7 +17,7 @@ function details(result: Result, docs: string): string {
     .join("\n");
 }
 
-interface Suite {
+export interface Suite {
   readonly lines: readonly string[];
   readonly tests: number;
   readonly failures: number;
@@ -30,9 +30,9 @@ interface Suite {
  * case per configured rule, a <failure> per failing result, <skipped/> for a rule
  * that did not run, and the rule's other lines of the transcript in <system-out>.
  */
-export const junit: Formatter = (inputs) => document(inputs.map(suiteOf));
+export const junit: Formatter = (inputs) => junitDocument(inputs.map(suiteOf));
 
-function document(suites: readonly Suite[]): string {
+export function junitDocument(suites: readonly Suite[]): string {
   const sum = (key: "tests" | "failures" | "errors" | "skipped") => suites.reduce((total, suite) => total + suite[key], 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -76,22 +76,29 @@ function suiteOf(input: FormatterInput): Suite {
     if (transcript.length > 0 && !input.quiet) body.push(`      <system-out>${escapeXml(transcript.join("\n"))}</system-out>`);
     return body.length === 0 ? `${head}/>` : `${head}>\n${body.join("\n")}\n    </testcase>`;
   });
-  const counts = { tests: cases.length, failures, errors, skipped };
-  const properties = {
+  return junitSuite(source, { tests: cases.length, failures, errors, skipped }, properties(input), cases);
+}
+
+function properties({ report, task }: FormatterInput): Record<string, string> {
+  return {
     command: report.command ?? "",
     format: report.format,
     preset: report.preset,
     status: report.status ?? "",
     agent: report.agent,
-    ...(input.task === undefined ? {} : { task: input.task }),
+    ...(task === undefined ? {} : { task }),
   };
+}
+
+/** A <testsuite> of `cases` (each a <testcase> already written, indented by four), its counts and properties. */
+export function junitSuite(name: string, counts: Omit<Suite, "lines">, properties: Readonly<Record<string, string>>, cases: readonly string[]): Suite {
   return {
     ...counts,
     lines: [
-      `  <testsuite${attributes({ name: source, ...counts })}>`,
-      "    <properties>",
-      ...Object.entries(properties).map(([name, value]) => `      <property${attributes({ name, value })}/>`),
-      "    </properties>",
+      `  <testsuite${attributes({ name, ...counts })}>`,
+      ...(Object.keys(properties).length === 0
+        ? []
+        : ["    <properties>", ...Object.entries(properties).map(([name, value]) => `      <property${attributes({ name, value })}/>`), "    </properties>"]),
       ...cases,
       "  </testsuite>",
     ],

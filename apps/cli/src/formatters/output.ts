@@ -14,27 +14,31 @@ export interface Output {
 /**
  * Pairs `--format` and `--output` by position, as Spectral does: the first file
  * receives the first format, and so on; formats left without a file go to standard
- * output. Checked before any input is read, so a typo costs nothing.
+ * output. Checked before any input is read, so that a typo costs nothing.
  */
 export function planOutputs(formats: readonly string[] | undefined, files: readonly string[] | undefined, cwd: string): Output[] {
-  const names = formats === undefined || formats.length === 0 ? ["stylish"] : formats;
-  const targets = files ?? [];
-  if (targets.length > names.length) {
+  return pairOutputs(formats ?? [], files ?? [], cwd).map((output) => ({ ...output, load: formatterFor(output.format) }));
+}
+
+/** `--format` and `--output` paired (every command pairs them alike): each format checked by `known`, each file resolved and given once. */
+export function pairOutputs(formats: readonly string[], files: readonly string[], cwd: string, known?: (format: string) => void): { readonly format: string; readonly file?: string }[] {
+  const names = formats.length === 0 ? ["stylish"] : formats;
+  if (files.length > names.length) {
     throw new ReturnlintError(
       "USAGE",
-      `${String(targets.length)} --output files for ${String(names.length)} --format value${names.length === 1 ? "" : "s"}: each --output FILE receives the --format at the same position.`,
+      `${String(files.length)} --output files for ${String(names.length)} --format value${names.length === 1 ? "" : "s"}: each --output FILE receives the --format at the same position.`,
     );
   }
   const seen = new Set<string>();
   return names.map((format, index) => {
-    const load = formatterFor(format);
-    const target = targets[index];
-    if (target === undefined) return { format, load };
+    known?.(format);
+    const target = files[index];
+    if (target === undefined) return { format };
     if (target === "") throw new ReturnlintError("USAGE", "--output needs a file name; received an empty one.");
     const file = path.resolve(cwd, target);
     if (seen.has(file)) throw new ReturnlintError("USAGE", `--output ${target} is given twice: each format needs a file of its own.`);
     seen.add(file);
-    return { format, load, file };
+    return { format, file };
   });
 }
 

@@ -13,6 +13,8 @@ export interface ScanContext {
   readonly preset: string | undefined;
   /** One view for the whole scan, one moment: the folders above the task folders are looked at once. */
   readonly files: FileView;
+  /** `--max-warnings`: more warnings than this make a return fail. */
+  readonly maxWarnings?: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { RETURN_FILE_NAMES, type Result } from "@returnlint/core";
-import type { ValidationReport } from "@returnlint/api";
+import { warningsVerdict, type ValidationReport } from "@returnlint/api";
 import type { Summary } from "./summary.js";
 
 // What `returnlint scan` prints without --format json: a line per failing return, then the summary's tables and verdict.
@@ -8,11 +8,12 @@ const RED = (color: boolean, text: string) => (color ? `\u001b[31m${text}\u001b[
 const GREEN = (color: boolean, text: string) => (color ? `\u001b[32m${text}\u001b[39m` : text);
 const CYAN = (color: boolean, text: string) => (color ? `\u001b[36m${text}\u001b[39m` : text);
 
-/** A failing return in one line: its first failure, and how many more. */
-export function failureLine(report: ValidationReport, source: string, color: boolean): string {
+/** A failing return in one line: its first failure, and how many more; one that failed by its warnings alone (--max-warnings) says so. */
+export function failureLine(report: ValidationReport, source: string, color: boolean, maxWarnings?: number): string {
   const first = firstFailure(report);
+  if (first === undefined) return `${RED(color, "[FAIL]")} ${source}: ${warningsVerdict({ report, ...(maxWarnings === undefined ? {} : { maxWarnings }) })}\n`;
   const more = report.errorCount > 1 ? `, ${String(report.errorCount - 1)} more ${report.errorCount === 2 ? "failure" : "failures"}` : "";
-  return `${RED(color, "[FAIL]")} ${source}: ${first?.message ?? "failed"} (${first?.ruleId ?? "unknown rule"}${more})\n`;
+  return `${RED(color, "[FAIL]")} ${source}: ${first.message} (${first.ruleId}${more})\n`;
 }
 
 function firstFailure(report: ValidationReport): Result | undefined {
