@@ -30,7 +30,7 @@ async function oneReturn(subject) {
     case "claude-agent-sdk": {
       const [callback] = (await adapter(subject)).returnlintHooks().SubagentStop[0].hooks;
       const input = { hook_event_name: "SubagentStop", session_id: "bench", cwd: root, agent_id: "a1", agent_type: AGENT, last_assistant_message: message };
-      const signal = new AbortController().signal;
+      const { signal } = new globalThis.AbortController();
       return async () => (await callback(input, undefined, { signal })).decision === undefined;
     }
     case "openai-agents": {
