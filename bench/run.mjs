@@ -20,7 +20,7 @@ const JQ = existsSync("/usr/bin/jq") ? "/usr/bin/jq" : "jq";
 const NODE = process.execPath;
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
-const CASES = ["1", "2", "3", "4", "5", "6", "7"];
+const CASES = ["1", "2", "3", "4", "5", "6", "7", "8"];
 const onlyIndex = argv.indexOf("--only");
 const only = onlyIndex === -1 ? CASES : (argv[onlyIndex + 1] ?? "").split(",");
 const scanDirIndex = argv.indexOf("--scan-dir");
@@ -28,7 +28,7 @@ const valued = new Set([onlyIndex, scanDirIndex].filter((index) => index !== -1)
 const unknown = argv.filter((arg, index) => arg !== "--quick" && !valued.has(index));
 const problem =
   unknown.length > 0 ? `unknown argument ${unknown.join(" ")}`
-  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are 1 to 7)`
+  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are 1 to 8)`
   : scanDirIndex !== -1 && !argv[scanDirIndex + 1] ? "--scan-dir needs a folder"
   : undefined;
 if (problem !== undefined) {
@@ -421,6 +421,35 @@ if (runs("7")) {
       value: `${overFloor.toFixed(3)}×`,
       goal: "≤ 1.3×",
       met: overFloor <= 1.3,
+    });
+  }
+}
+
+// Case 8: what a framework adapter adds per return in process (issue 34): each adapter called as its
+// framework calls it, next to validate() alone on the same return and config, in one child process
+// whose rounds interleave them (bench/frameworks.mjs).
+if (runs("8")) {
+  log("Case 8: the framework adapters, per return in process …");
+  const adapters = spawnSync(NODE, [path.join(REPO, "bench", "frameworks.mjs"), check.root, String(plan.apiSeconds), String(plan.apiRounds)], { env: childEnv(), encoding: "utf8" });
+  if (adapters.status !== 0) throw new Error(`framework adapters benchmark failed: ${adapters.stderr}`);
+  const rates = Object.entries(JSON.parse(adapters.stdout).perSecond).map(([subject, samples]) => ({ subject, rate: stats(samples) }));
+  const alone = rates.find((row) => row.subject === "validate");
+  sections.push({
+    title: "Case 8: the framework adapters in process, per return, next to validate() alone",
+    note: `a v7 return of two artifacts in a subagent's final message, the config loaded once, 256 returns in flight; the subjects take turns in each of ${String(plan.apiRounds)} rounds of ${String(plan.apiSeconds)} s after one warm-up round`,
+    header: ["subject", "min", "median", "max", "per return", "share of validate()"],
+    rows: rates.map((row) => [row.subject === "validate" ? "validate() alone" : `@returnlint/${row.subject}`, perSecond(row.rate.min), perSecond(row.rate.median), perSecond(row.rate.max), `${(1e6 / row.rate.median).toFixed(0)} µs`, `${(100 * row.rate.median / alone.rate.median).toFixed(1)}%`]),
+    commands: [`node bench/frameworks.mjs bench/.work/check ${String(plan.apiSeconds)} ${String(plan.apiRounds)}`],
+  });
+  for (const row of rates.filter((other) => other !== alone)) {
+    const added = alone.rate.median / row.rate.median - 1;
+    target({
+      name: `Case 8: @returnlint/${row.subject} adds ≤ 10% per return to validate()`,
+      measured: `${(1e6 / row.rate.median).toFixed(0)} µs per return`,
+      reference: `validate() alone ${(1e6 / alone.rate.median).toFixed(0)} µs`,
+      value: `${(added * 100).toFixed(1)}%`,
+      goal: "≤ 10%",
+      met: added <= 0.1,
     });
   }
 }

@@ -5,6 +5,9 @@ export { validate, loadReturnlintConfig, type ConfigOptions, type Importer, type
 export { BUILTIN_PRESETS, BUILTIN_RULES, loadBuiltinRules } from "./registry.js";
 export { BUILT_IN_AGENTS, checkReturn, commandForAgent, problemLines, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem, type SubagentRun } from "./subagent.js";
 export { reask, reaskLine, reaskLines } from "./reask.js";
+export { blockReason, problemsDigest, type BlockReader } from "./block-reason.js";
+export { DEFAULT_MAX_BLOCKS, retryDecision, type AllowedBecause, type NotValidated, type RetryDecision, type RetryRecord } from "./retries.js";
+export { createReturnGate, type GateVerdict, type ReturnGate, type ReturnGateOptions, type SubagentReturn } from "./gate.js";
 export { exitCodeOfReport, failing, passed, problems, subject, warningsFail, warningsVerdict } from "./verdict.js";
 export type { Formatter, FormatterInput, FormatterRun, RuleInfo } from "./formatter-types.js";
 export { MetadataFile, openTask, openTaskReturn, parseTaskList, taskFolder, taskTypeFromState, type MissingReturn } from "./tasks.js";

@@ -1,6 +1,21 @@
 import path from "node:path";
 import { EXIT, isReturnlintError, type Importer, type LoadedConfig, type SafeDir } from "@returnlint/core";
-import { BUILT_IN_AGENTS, checkReturn, commandForAgent, knownCommand, loadReturnlintConfig, problemLines, problemReaskLines, returnOfMessage, systemReason, type CheckedReturn, type Problem } from "@returnlint/api";
+import {
+  blockReason,
+  BUILT_IN_AGENTS,
+  checkReturn,
+  commandForAgent,
+  DEFAULT_MAX_BLOCKS,
+  knownCommand,
+  loadReturnlintConfig,
+  problemsDigest,
+  retryDecision,
+  returnOfMessage,
+  systemReason,
+  type AllowedBecause,
+  type CheckedReturn,
+  type NotValidated,
+} from "@returnlint/api";
 import type { HostAdapter, StopPayload } from "./host.js";
 import { claude } from "./hosts/claude.js";
 import { subagentRun } from "./run.js";
@@ -37,12 +52,6 @@ export interface StopHookOptions extends HookOutput {
   readonly importer?: Importer;
 }
 
-const DEFAULT_MAX_BLOCKS = 3;
-
-/** Why the hook let a failing return through. */
-type AllowedBecause = "max-blocks" | "repeated-feedback" | "stop-hook-active" | NotValidated;
-/** Why a return could not be validated: the config is broken, or a rule crashed or the check itself failed. */
-type NotValidated = "config-error" | "internal-error";
 type Decision = { readonly kind: "pass" } | { readonly kind: "block" } | { readonly kind: "allow"; readonly because: AllowedBecause };
 
 /** The options of the Claude Code hook (the name it had before there were other hosts). */
@@ -138,9 +147,9 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
     return await cannotValidate(io, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
   const deliver = (entry: LedgerEntry) => {
-    io.stdout(host.block(reasonText(checked, { command, attempt: entry.attempts, host, agent, returned: payload.lastAssistantMessage })));
+    io.stdout(host.block(blockReason(checked, { command, attempt: entry.attempts, reader: host.reader, agent, returned: payload.lastAssistantMessage })));
   };
-  const { decision, entry, verdict, undelivered } = await record({ ...attempt, command }, checked, () => digestOf(checked.problems), { deliver });
+  const { decision, entry, verdict, undelivered } = await record({ ...attempt, command }, checked, () => problemsDigest(checked.problems), { deliver });
   if (undelivered !== undefined) {
     io.stderr(`returnlint hook: could not send ${agent ?? "the main agent"} back: writing the block to standard output failed (${systemReason(undelivered)}); its return fails; the verdict in ${verdict} records it\n`);
     return EXIT.error;
@@ -259,7 +268,7 @@ async function cannotValidate(io: HostOutput, attempt: Attempt, message: string,
     internalError: true,
     phantom: false,
   };
-  const { decision, verdict } = await record(attempt, checked, () => digestOf(checked.problems), { notValidated: because });
+  const { decision, verdict } = await record(attempt, checked, () => problemsDigest(checked.problems), { notValidated: because });
   if (decision.kind !== "block") {
     const why = attempt.failClosed && decision.kind === "allow" ? ` (--fail-closed gave way: ${decision.because})` : "";
     return giveWay(io, false, `${message.replace(/\.$/, "")}${why}; the verdict in ${verdict} records it`, !attempt.failClosed);
@@ -311,21 +320,18 @@ function decide(
     readonly giveWay?: AllowedBecause;
   },
 ): { entry: LedgerEntry; result: { decision: Decision; entry: LedgerEntry } } {
-  const { payload, failing, maxBlocks } = input;
+  const { payload, maxBlocks } = input;
   const attempts = (current?.attempts ?? 0) + 1;
   const blocks = current?.blocks ?? 0;
-  let digest: string | null = null;
-  let decision: Decision;
-  if (!failing) decision = { kind: "pass" };
-  else if (input.giveWay !== undefined) decision = { kind: "allow", because: input.giveWay };
-  // Another stop hook is holding this agent: do not stack a second loop on it. Our own loop is bounded below.
-  else if (payload.stopHookActive && blocks === 0) decision = { kind: "allow", because: "stop-hook-active" };
-  else if (blocks >= maxBlocks) decision = { kind: "allow", because: "max-blocks" };
-  else {
-    // Hashed only here, where it decides.
-    digest = input.digest();
-    decision = current?.lastProblems === digest ? { kind: "allow", because: "repeated-feedback" } : { kind: "block" };
-  }
+  const decided = retryDecision(current, {
+    failing: input.failing,
+    digest: input.digest,
+    maxBlocks,
+    otherHookHolding: payload.stopHookActive,
+    ...(input.giveWay === undefined ? {} : { giveWay: input.giveWay }),
+  });
+  const digest = decided.kind === "block" ? decided.digest : null;
+  const decision: Decision = decided.kind === "block" ? { kind: "block" } : decided;
   const blocked = decision.kind === "block";
   const entry: LedgerEntry = {
     sessionId: payload.sessionId,
@@ -379,52 +385,4 @@ function writeVerdict(
  */
 export function verdictName(input: { readonly agent: string | undefined; readonly agentId: string | undefined; readonly sessionId: string; readonly task: string | null }): string {
   return input.task === null ? safeName(input.agent ?? "main", input.agentId ?? input.sessionId) : safeName(`task-${input.task}`);
-}
-
-/** The feedback without the attempt counter, so that the same problems compare equal. */
-function digestOf(problems: readonly Problem[]): string {
-  const text = problems.map((problem) => [problem.message, problem.detail ?? "", problem.recommendation ?? ""].join("\n")).join("\n\n");
-  return process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex").slice(0, 32);
-}
-
-/** How much of a return a parent-reader is shown in the block that replaces it. */
-const MAX_QUOTED_RETURN = 2000;
-
-/**
- * What the reader of a block reads. The subagent, sent back: each problem addressed to it
- * (`--format reask`'s lines, which never give away the expected session id), and what to do. The
- * parent, which gets the reason in place of the return (Gemini CLI): that the return failed, why,
- * and that the work is not done, in words it acts on; then the return it no longer sees otherwise,
- * cut short, so that what the subagent did find is not lost.
- */
-function reasonText(
-  checked: CheckedReturn,
-  context: { readonly command: string; readonly attempt: number; readonly host: HostAdapter; readonly agent: string | undefined; readonly returned: string | undefined },
-): string {
-  const count = checked.problemCount;
-  const problems = `${String(count)} ${count === 1 ? "problem" : "problems"}`;
-  if (context.host.reader === "parent") {
-    const who = `the subagent ${context.agent ?? ""}`.trimEnd();
-    const what = checked.missing ? `its return (${checked.source})` : checked.origin === "file" ? `its return in ${checked.source}` : "its return";
-    const returned = context.returned ?? "";
-    const cut = returned.length > MAX_QUOTED_RETURN ? `${returned.slice(0, MAX_QUOTED_RETURN)}\n… (${String(returned.length - MAX_QUOTED_RETURN)} more characters)` : returned;
-    return [
-      `returnlint: ${who} stopped, and ${what} failed validation for /${context.command} (${problems}). Its work is not done as it says:`,
-      ...problemLines(checked.problems, count),
-      `Do not rely on what it claims. Run it again to do the missing work (tell it what failed above), or do the work yourself, then check again.`,
-      ...(returned.trim() === "" ? [] : [`What it returned, which this message replaces:`, cut]),
-    ].join("\n");
-  }
-  // A return file the subagent should have written and did not: its name stands for the return.
-  const where = checked.missing ? `Your return (${checked.source})` : checked.origin === "file" ? `Your return in ${checked.source}` : "Your final message's return";
-  const lines = [`returnlint: ${where} failed validation for /${context.command} (${problems}, attempt ${String(context.attempt)}):`];
-  lines.push(...problemReaskLines(checked.problems, count));
-  lines.push(
-    checked.missing
-      ? `Write the metadata file as your instructions say, then finish again.`
-      : checked.origin === "file"
-        ? `Do the missing work or correct the metadata file so that it only claims what exists, then finish again.`
-        : `Do the missing work or correct the return so that it only claims what exists, then finish again with the corrected JSON return as your final message.`,
-  );
-  return lines.join("\n");
 }
