@@ -85,7 +85,7 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     }),
     chunk(chartLibrary),
     chunk(ruleDocs),
-    chunk(contractCompiler),
+    ...contractCompiler.chunks.map(chunk),
     ...lazyConfig.map(chunk),
     ...precompiled.lazy.chunks.map(({ entry, chunk: outfile }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs", ...STARTUP_MINIFY })),
     // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.
