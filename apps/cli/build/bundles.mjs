@@ -15,7 +15,7 @@ import { swapModule } from "./swap-module.mjs";
  */
 const STARTUP_MINIFY = { minify: true };
 
-/** The commands that main.ts imports on use and that are chunks of their own: every one but `check`, which cli.cjs holds (doctor too: its host checks were 50 kB of every check's bundle). */
+/** The commands that main.ts imports on use and that are chunks of their own: every one but `check`, which cli.cjs holds. */
 const COMMAND_CHUNKS = ["audit", "doctor", "explain", "hook", "init", "mcp", "print-config", "rules", "scan", "schema"];
 
 /**
