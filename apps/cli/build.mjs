@@ -4,7 +4,8 @@
 // when used. One file in build/ for each job:
 //
 // - validators.mjs: ajv's standalone code for every built-in schema, in place of @returnlint/api's precompiled.js;
-// - rule-docs.mjs, chart-library.mjs: what `explain` and `audit --format html` need, as chunks required only then;
+// - rule-docs.mjs, chart-library.mjs, contract-compiler.mjs: what `explain`, `audit --format html` and
+//   a contract's first check need, as chunks required only then;
 // - bundles.mjs: dist/index.js (the library API, ESM), dist/cli.cjs and the chunks (ajv and yaml
 //   for a config file, the custom rules' thread);
 // - config-schema.mjs: dist/config.schema.json, for editors;
@@ -18,6 +19,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { bundle } from "./build/bundles.mjs";
 import { trainCodeCache, writeBin } from "./build/bin.mjs";
 import { chartLibrary } from "./build/chart-library.mjs";
+import { contractCompiler } from "./build/contract-compiler.mjs";
 import { writeConfigSchema } from "./build/config-schema.mjs";
 import { ruleDocs } from "./build/rule-docs.mjs";
 import { bundleTypes } from "./build/types.mjs";
@@ -42,6 +44,7 @@ await bundle({
   precompiled: precompiledValidators(generated, rules),
   ruleDocs: ruleDocs(generated, rules),
   chartLibrary: chartLibrary(generated),
+  contractCompiler: contractCompiler(generated),
 });
 writeConfigSchema(dist, rules);
 bundleTypes(cli);

@@ -1,6 +1,7 @@
 // The bundles: the library API as ESM with code splitting (dist/index.js), the CLI's `check` as one
 // CommonJS file (dist/cli.cjs), and the chunks cli.cjs requires only when a run needs them (the
-// other commands, command-chunks.mjs says how; ajv and yaml for a config file; the custom rules' thread).
+// other commands, command-chunks.mjs says how; ajv and yaml for a config file, ajv for compiling a
+// contract; the custom rules' thread).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -15,7 +16,7 @@ import { swapModule } from "./swap-module.mjs";
 const STARTUP_MINIFY = { minify: true };
 
 /** The commands that main.ts imports on use and that are chunks of their own: every one but `check`, which cli.cjs holds. */
-const COMMAND_CHUNKS = ["audit", "explain", "hook", "init", "mcp", "print-config", "rules", "scan", "schema"];
+const COMMAND_CHUNKS = ["audit", "doctor", "explain", "hook", "init", "mcp", "print-config", "rules", "scan", "schema"];
 
 /**
  * core's `import("./options.js")` and `import("./yaml.js")` (ajv and yaml, needed only when a
@@ -47,7 +48,7 @@ const nodePathOnce = {
 };
 
 /** Builds every bundle and chunk into `dist/`; throws when a module swap did not happen in a bundle it was meant for. */
-export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary }) {
+export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary, contractCompiler }) {
   const shared = {
     absWorkingDir: fileURLToPath(cli),
     bundle: true,
@@ -60,7 +61,7 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
   const core = path.dirname(fileURLToPath(import.meta.resolve("@returnlint/core")));
   const lazyConfig = lazyConfigModules(core);
   const chunk = ({ entry, chunk: outfile }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs" });
-  const swaps = [precompiled, precompiled.lazy.swap, ruleDocs.swap, chartLibrary.swap, ...lazyConfig.map(({ swap }) => swap)];
+  const swaps = [precompiled, precompiled.lazy.swap, ruleDocs.swap, chartLibrary.swap, contractCompiler, ...lazyConfig.map(({ swap }) => swap)];
   await Promise.all([
     build({
       ...shared,
@@ -77,13 +78,14 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     bundleCliWithCommandChunks({
       cli: fileURLToPath(cli),
       options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, ...STARTUP_MINIFY },
-      plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.lazy.swap.plugin],
+      plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.lazy.swap.plugin, contractCompiler.plugin],
       names: COMMAND_CHUNKS,
       chunkOptions: { ...shared, supported: { "dynamic-import": false }, ...STARTUP_MINIFY, plugins: [nodePathOnce] },
       chunkPlugins: { explain: [ruleDocs.swap.plugin], audit: [chartLibrary.swap.plugin] },
     }),
     chunk(chartLibrary),
     chunk(ruleDocs),
+    ...contractCompiler.chunks.map(chunk),
     ...lazyConfig.map(chunk),
     ...precompiled.lazy.chunks.map(({ entry, chunk: outfile }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs", ...STARTUP_MINIFY })),
     // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.

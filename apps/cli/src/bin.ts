@@ -79,6 +79,13 @@ void main(argv, {
       throw environmentError("write to standard output", error);
     }
   },
+  stdoutBytes: (bytes) => {
+    try {
+      writeAll(1, bytes);
+    } catch (error) {
+      throw environmentError("write to standard output", error);
+    }
+  },
   stderr: say,
 }).then((code) => {
   answered = true;

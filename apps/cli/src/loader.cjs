@@ -6,11 +6,13 @@
 // same way, each with its own cache (`returnlintHost.requireChunk`).
 //
 // The same loader is the self-contained copy `returnlint init claude --vendor` puts in a project
-// (dist/returnlint-vendored.cjs, build/vendor.mjs): there the bundle and every chunk are strings in
-// EMBEDDED, compiled only when a run needs them, and the file runs with nothing beside it. Its code
-// caches cannot ship with it (V8 takes only those of the Node version that made them): the first
-// run on a machine writes them beside the copy, in a folder git ignores (VENDORED_CACHE), and the
-// runs after it start as fast as the package's bin.
+// (dist/returnlint-vendored.cjs, build/vendor.mjs): there the bundle and every chunk are packed into
+// one brotli-compressed comment line (EMBEDDED_PACK), and the file runs with nothing beside it. Node
+// reads and scans the whole copy at every start, so it is kept small: packed, a third of the
+// package's files. The first run on a machine that needs a file unpacks it into a folder beside the
+// copy that git ignores (VENDORED_CACHE), with the code cache V8 makes for it (caches cannot ship:
+// V8 takes only those of the Node version that made them), and the runs after it read both from
+// there, as fast as the package's bin.
 "use strict";
 /**
  * Node's built-in modules as they are, without a trip through the module loader's resolution
@@ -25,11 +27,13 @@ const { Buffer, isAscii } = builtin("node:buffer");
 
 /**
  * In the vendored copy, whose build replaces this line: where each of the package's files
- * (`cli.cjs`, `chunks/NAME.cjs`) is in this file, as `[byte offset, length]` of its comment lines;
+ * (`cli.cjs`, `chunks/NAME.cjs`) is in the unpacked EMBEDDED_PACK, as `[byte offset, length]`;
  * null in the package, which reads them beside this file.
  */
 const EMBEDDED = null;
-/** The vendored copy's identity (a hash of EMBEDDED, written by its build): its code caches are kept under it. */
+/** In the vendored copy: where its pack is in this file, `[byte offset, length]` of the base64 of the brotli-compressed files, after `//`. */
+const EMBEDDED_PACK = null;
+/** The vendored copy's identity (a hash of the files it packs, written by its build): what it unpacks and its code caches are kept under it. */
 const EMBEDDED_ID = "";
 /** The self-contained copy of returnlint, for `init claude --vendor`: this file when it is one, else the package's. */
 const SELF_CONTAINED = EMBEDDED === null ? path.join(__dirname, "returnlint-vendored.cjs") : __filename;
@@ -112,9 +116,10 @@ function compile(file) {
 const CHUNK_REQUIRE = /^\.\/(?:chunks\/)?([\w-]+)\.cjs$/;
 
 /**
- * Where the vendored copy keeps its code caches: beside itself (inside the project it was copied
- * into, never in the user's home), one folder per copy, Node version and architecture, in a
- * folder that ignores itself in git (its `.gitignore` holds `*`), readable by the user alone.
+ * Where the vendored copy keeps the files it unpacked and their code caches: beside itself (inside
+ * the project it was copied into, never in the user's home), one folder per copy, Node version and
+ * architecture, in a folder that ignores itself in git (its `.gitignore` holds `*`), readable by
+ * the user alone.
  */
 const CACHE_ROOT = path.join(__dirname, ".returnlint-cache");
 const VENDORED_CACHE = EMBEDDED === null ? undefined : path.join(CACHE_ROOT, `${EMBEDDED_ID}-${process.version}-${process.arch}`);
@@ -123,28 +128,57 @@ const VENDORED_CACHE = EMBEDDED === null ? undefined : path.join(CACHE_ROOT, `${
 function makeCacheFolder(fs) {
   if (!fs.existsSync(VENDORED_CACHE)) fs.mkdirSync(VENDORED_CACHE, { recursive: true, mode: 0o700 });
   const ignore = path.join(CACHE_ROOT, ".gitignore");
-  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, "# returnlint's code caches for this machine: never committed.\n*\n", { mode: 0o600 });
+  if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, "# returnlint's unpacked files and code caches for this machine: never committed.\n*\n", { mode: 0o600 });
 }
-/** The vendored copy's files compiled without a usable cache this run: their caches are written when the process exits. */
-const uncached = [];
+/** What this run unpacked or compiled without a usable cache, to be written into the copy's folder when the process exits: `[file, bytes or a function that makes them]`. */
+const pending = [];
 
-/** The text of one of the vendored copy's files (`cli.cjs`, `chunks/NAME.cjs`), read from its comment lines in this file. */
+/** The vendored copy's files, unpacked once per run that needs one its folder does not hold yet. */
+let unpacked;
+
+/** The files EMBEDDED_PACK holds, one after another, decompressed (node:zlib is loaded only here). */
+function unpack() {
+  if (unpacked !== undefined) return unpacked;
+  const [offset, length] = EMBEDDED_PACK;
+  const self = openSync(__filename, "r");
+  const packed = Buffer.allocUnsafeSlow(length);
+  try {
+    let filled = 0;
+    for (let read = -1; read !== 0 && filled < length; filled += read) read = readSync(self, packed, filled, length - filled, offset + filled);
+  } finally {
+    closeSync(self);
+  }
+  unpacked = builtin("node:zlib").brotliDecompressSync(Buffer.from(packed.toString("latin1"), "base64"));
+  return unpacked;
+}
+
+/**
+ * The text of one of the vendored copy's files (`cli.cjs`, `chunks/NAME.cjs`): from its folder when
+ * an earlier run unpacked it there whole (its length is the one EMBEDDED gives), else from the pack,
+ * written into the folder when the process exits.
+ */
 function embeddedText(name) {
   const where = EMBEDDED[name];
   if (where === undefined) throw new Error(`${name} is not part of this copy of returnlint`);
   const [offset, length] = where;
-  const self = openSync(__filename, "r");
+  const unpackedFile = path.join(VENDORED_CACHE, name.replace("/", "-"));
+  const there = openedIfThere(unpackedFile);
   let bytes;
-  try {
+  if (there !== undefined && there.size === length) {
     if (buffer.length < length) buffer = Buffer.allocUnsafeSlow(length);
-    let filled = 0;
-    for (let read = -1; read !== 0 && filled < length; filled += read) read = readSync(self, buffer, filled, length - filled, offset + filled);
-    bytes = buffer.subarray(0, filled);
-  } finally {
-    closeSync(self);
+    try {
+      bytes = readAll(there);
+    } catch {
+      bytes = undefined;
+    }
+  } else if (there !== undefined) {
+    closeSync(there.fd);
   }
-  // Its lines are comments: "//" after every line feed (build/vendor.mjs).
-  return (isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")).replaceAll("\n//", "\n");
+  if (bytes === undefined || bytes.length !== length) {
+    bytes = unpack().subarray(offset, offset + length);
+    pendingWrite(unpackedFile, bytes);
+  }
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }
 
 /** A file of the vendored copy compiled from EMBEDDED, with the code cache an earlier run on this machine wrote. */
@@ -163,24 +197,27 @@ function compileEmbedded(file) {
     }
   }
   const script = new vm.Script(text.startsWith(WRAPPER) ? text : `${WRAPPER}${text}\n});`, { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
-  if (cachedData === undefined || script.cachedDataRejected === true) {
-    if (uncached.length === 0) process.once("exit", writeVendoredCaches);
-    uncached.push([cacheFile, script]);
-  }
+  if (cachedData === undefined || script.cachedDataRejected === true) pendingWrite(cacheFile, () => script.createCachedData());
   scripts.set(file, script);
   return script;
 }
 
-/** At exit: the caches of what this run compiled without one, each written whole (a temporary file renamed); a failure only costs the next run its speed. */
-function writeVendoredCaches() {
+/** Writes `content` (or what it gives, then) to `file` in the copy's folder when the process exits. */
+function pendingWrite(file, content) {
+  if (pending.length === 0) process.once("exit", writePending);
+  pending.push([file, content]);
+}
+
+/** At exit: what this run unpacked, and the caches of what it compiled without one, each written whole (a temporary file renamed); a failure only costs the next run its speed. */
+function writePending() {
   const fs = builtin("node:fs");
   const { renameSync, writeFileSync } = fs;
   try {
     makeCacheFolder(fs);
-    for (const [cacheFile, script] of uncached) {
-      const temporary = `${cacheFile}.${String(process.pid)}.tmp`;
-      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
-      renameSync(temporary, cacheFile);
+    for (const [file, content] of pending) {
+      const temporary = `${file}.${String(process.pid)}.tmp`;
+      writeFileSync(temporary, typeof content === "function" ? content() : content, { mode: 0o600 });
+      renameSync(temporary, file);
     }
   } catch {
     // A read-only or full folder: the next run compiles from source again.
@@ -236,16 +273,18 @@ if (EMBEDDED === null) {
 // `returnlint init claude --vendor` copies this returnlint in one file into a project.
 globalThis[Symbol.for("returnlint.selfContained")] = SELF_CONTAINED;
 
-/** The vendored copy's rule thread as a file in its cache folder (written whole, once); undefined when it cannot be written. */
+/** The vendored copy's rule thread as a file in its folder (unpacked whole, once); undefined when it cannot be written. */
 function vendoredRuleWorker() {
   const fs = builtin("node:fs");
-  const { existsSync, renameSync, writeFileSync } = fs;
-  const file = path.join(VENDORED_CACHE, "rule-worker.cjs");
+  const { renameSync, statSync, writeFileSync } = fs;
+  const name = "chunks/rule-worker.cjs";
+  const [offset, length] = EMBEDDED[name];
+  const file = path.join(VENDORED_CACHE, name.replace("/", "-"));
   try {
-    if (!existsSync(file)) {
+    if (statSync(file, { throwIfNoEntry: false })?.size !== length) {
       makeCacheFolder(fs);
       const temporary = `${file}.${String(process.pid)}.tmp`;
-      writeFileSync(temporary, embeddedText("chunks/rule-worker.cjs"), { mode: 0o600 });
+      writeFileSync(temporary, unpack().subarray(offset, offset + length), { mode: 0o600 });
       renameSync(temporary, file);
     }
     return file;

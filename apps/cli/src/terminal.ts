@@ -18,13 +18,13 @@ export function isTerminal(fd: number): boolean {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Writes all of `text` to `fd` synchronously, so that nothing is lost when the
- * process exits. A descriptor another process left non-blocking may refuse a
- * write for a moment (EAGAIN); wait a millisecond and go on. A closed pipe
- * (EPIPE: `returnlint … | head`) ends the output quietly.
+ * Writes all of `text` (or bytes already encoded) to `fd` synchronously, so that
+ * nothing is lost when the process exits. A descriptor another process left
+ * non-blocking may refuse a write for a moment (EAGAIN); wait a millisecond and go
+ * on. A closed pipe (EPIPE: `returnlint … | head`) ends the output quietly.
  */
-export function writeAll(fd: number, text: string): void {
-  let buffer = Buffer.from(text, "utf8");
+export function writeAll(fd: number, text: string | Uint8Array): void {
+  let buffer = typeof text === "string" ? Buffer.from(text, "utf8") : text;
   while (buffer.length > 0) {
     try {
       buffer = buffer.subarray(writeSync(fd, buffer));

@@ -76,7 +76,7 @@ describe("a return checked under its command's contract", () => {
     const first = check(root, env, { ...done, status: "finished" });
     const cached = readdirSync(path.join(root, ".cache", "contracts"));
     expect(cached).toHaveLength(1);
-    expect(cached[0]).toMatch(/^[0-9a-f]{64}\.cjs$/);
+    expect(cached[0]).toMatch(/^[0-9a-f]{16}\.cjs$/);
     const second = check(root, env, { ...done, status: "finished" });
     expect(second.status).toBe(first.status);
     expect(second.report.results).toEqual(first.report.results);

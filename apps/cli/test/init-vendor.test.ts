@@ -71,7 +71,7 @@ describe("returnlint init claude --vendor, in a repository without package.json 
     expect(JSON.parse(runHook(root, PHANTOM, { projectDir: null }).stdout)).toMatchObject({ decision: "block" });
   });
 
-  it("keeps its code caches beside itself, in a folder git ignores, and nothing in the user's home", () => {
+  it("keeps what it unpacks and its code caches beside itself, in a folder git ignores, and nothing in the user's home", () => {
     const root = repository();
     returnlint(["init", "claude", "--vendor"], { cwd: root });
     const home = path.join(root, "..", `${path.basename(root)}-own-home`);
@@ -80,7 +80,7 @@ describe("returnlint init claude --vendor, in a repository without package.json 
     const caches = path.join(root, ".claude", "hooks", ".returnlint-cache");
     const [folder] = readdirSync(caches).filter((name) => name !== ".gitignore");
     expect(folder).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version.replaceAll(".", "\\.")}-${process.arch}$`));
-    expect(readdirSync(path.join(caches, folder ?? "")).sort()).toEqual(["chunks-command-hook.cjs.cache", "cli.cjs.cache"]);
+    expect(readdirSync(path.join(caches, folder ?? "")).sort()).toEqual(["chunks-command-hook.cjs", "chunks-command-hook.cjs.cache", "cli.cjs", "cli.cjs.cache"]);
     expect(readFileSync(path.join(caches, ".gitignore"), "utf8")).toMatch(/^\*$/m);
     expect(readdirSync(home)).toEqual([]);
     // git sees the one file, not its caches.

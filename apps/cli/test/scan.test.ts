@@ -199,6 +199,28 @@ describe("returnlint scan --format json", () => {
     expect(empty.stdout).toBe("[]\n");
   });
 
+  it("prints a scan larger than one write whole, non-ASCII text included", () => {
+    // About 1.8 kB a report: 150 of them cross the 64 kB at which output is written, several times.
+    const files: Record<string, unknown> = {};
+    for (let task = 1; task <= 150; task += 1) {
+      const folder = `specs/${String(task)}_tâche_${String(task)}`;
+      files[`${folder}/.return-meta.json`] = returnMeta("researched", [`${folder}/reports/résumé-001.md`], "recherche-agent");
+      files[`${folder}/reports/résumé-001.md`] = "# Résumé → plan\n";
+    }
+    const root = project(files);
+    const run = returnlint(["scan", "--format", "json"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stdout.length).toBeGreaterThan(3 * 64 * 1024);
+    const reports = parseReports(run.stdout);
+    expect(reports).toHaveLength(150);
+    expect(new Set(reports.map((report) => report.source)).size).toBe(150);
+    const last = reports.find((report) => report.source === "specs/150_tâche_150/.return-meta.json");
+    expect(last?.artifacts).toEqual([expect.objectContaining({ path: "specs/150_tâche_150/reports/résumé-001.md", fate: "exists" })]);
+    expect(last?.results).toContainEqual(expect.objectContaining({ messageId: "safe", message: "Delegation is safe: depth 1 of at most 3, path orchestrator → research → recherche-agent" }));
+    const fromCheck = JSON.parse(returnlint(["check", "specs/150_tâche_150/.return-meta.json", "--format", "json"], { cwd: root }).stdout) as unknown;
+    expect(last).toEqual(fromCheck);
+  });
+
   it.runIf(existsSync("/usr/bin/jq"))("pipes into jq", () => {
     const run = returnlint(["scan", "--format", "json"], { cwd: mixedProject() });
     const jq = spawnSync("/usr/bin/jq", ["-r", "[.[] | select(.ok | not) | .source] | sort | join(\",\")"], { input: run.stdout, encoding: "utf8" });

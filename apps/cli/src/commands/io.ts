@@ -12,6 +12,8 @@ export interface CommandIo {
   /** Whether standard error is a terminal: progress lines are drawn only there. */
   readonly stderrIsTTY?: boolean;
   stdout(text: string): void;
+  /** Standard output for bytes a command encoded itself (scan's large outputs), written before it returns (the bytes are the caller's again); without it, commands write text. */
+  readonly stdoutBytes?: (bytes: Uint8Array) => void;
   stderr(text: string): void;
 }
 

@@ -4,9 +4,7 @@
  * the schema, so that a check under a contract loads no ajv once the schema has been compiled
  * (ajv alone costs more start-up than the whole check may take).
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import { claimMapOf, violationOf, type Contract, type ContractViolation } from "../contract.js";
 import { stripBom } from "../json/utf8.js";
@@ -23,14 +21,15 @@ export const MAX_CONTRACT_BYTES = 1024 * 1024;
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
 /** Changes when the code this module generates changes, so that an older cache entry is not used. */
-const CACHE_FORMAT = "1";
+const CACHE_FORMAT = "2";
 
 /** Where compiled contracts are kept: $RETURNLINT_CACHE_DIR, else $XDG_CACHE_HOME/returnlint, else ~/.cache/returnlint. */
 export function contractCacheDir(): string {
   const given = process.env.RETURNLINT_CACHE_DIR;
   if (given !== undefined && given !== "") return path.join(given, "contracts");
   const xdg = process.env.XDG_CACHE_HOME;
-  return path.join(xdg !== undefined && xdg !== "" ? xdg : path.join(homedir(), ".cache"), "returnlint", "contracts");
+  // node:os on use: the library's index exports this module, and every run that loads the library would load it.
+  return path.join(xdg !== undefined && xdg !== "" ? xdg : path.join(process.getBuiltinModule("node:os").homedir(), ".cache"), "returnlint", "contracts");
 }
 
 /** The contract `file` names (relative to `base`, the config's folder), or every problem with it. */
@@ -85,17 +84,27 @@ export async function compileContract(schema: unknown, file: string, cacheDir: s
   };
 }
 
-/** The schema's validator: from the cache when it holds this schema, else compiled with ajv (and kept there). */
+/**
+ * The schema's validator: from the cache when it holds this schema, else compiled with ajv (and kept
+ * there). An entry is the schema's JSON on its first line, then the code: it is used only for the
+ * very schema it was compiled from, so its name needs no cryptographic hash (node:crypto alone
+ * costs a check several milliseconds of start-up).
+ */
 async function compiled(schema: JsonSchema, cacheDir: string): Promise<SchemaValidator> {
-  const key = createHash("sha256").update(CACHE_FORMAT).update("\0").update(JSON.stringify(schema)).digest("hex");
-  const cached = path.join(cacheDir, `${key}.cjs`);
-  let code: string | undefined;
+  const json = JSON.stringify(schema);
+  const cached = path.join(cacheDir, `${cacheKey(json)}.cjs`);
+  let entry: string | undefined;
   try {
-    code = readFileSync(cached, "utf8");
+    entry = readFileSync(cached, "utf8");
   } catch {
     // Not compiled yet, or the cache cannot be read: compile it now.
   }
-  if (code !== undefined) return evaluate(code, await runtimeFor(code));
+  // JSON.stringify writes no line feed: the first one ends the schema's line.
+  const newline = entry?.indexOf("\n") ?? -1;
+  if (entry !== undefined && newline !== -1 && entry.slice(0, newline) === json) {
+    const code = entry.slice(newline + 1);
+    return evaluate(code, await runtimeFor(code));
+  }
   const [ajvModule, standalone] = await Promise.all([import("ajv/dist/2020.js"), import("ajv/dist/standalone/index.js")]);
   // A bundle that splits a CommonJS module into a chunk of its own gives its exports as `default` only.
   const Ajv2020 = (ajvModule as Partial<typeof ajvModule>).Ajv2020 ?? (ajvModule.default as unknown as typeof ajvModule).Ajv2020;
@@ -107,12 +116,28 @@ async function compiled(schema: JsonSchema, cacheDir: string): Promise<SchemaVal
     mkdirSync(cacheDir, { recursive: true });
     // Written beside its name, then renamed: a check running at the same time reads the whole file or none.
     const partial = `${cached}.${String(process.pid)}.tmp`;
-    writeFileSync(partial, source);
+    writeFileSync(partial, `${json}\n${source}`);
     renameSync(partial, cached);
   } catch {
     // A cache that cannot be written costs the next check a compilation, nothing else.
   }
   return validate as SchemaValidator;
+}
+
+/**
+ * A cache entry's name: 64 bits of FNV-1a (two 32-bit lanes with different offsets) over the cache
+ * format and the schema's JSON, in hex. Two schemas that share a name only take turns in the entry.
+ */
+function cacheKey(json: string): string {
+  const text = `${CACHE_FORMAT}\0${json}`;
+  let low = 0x811c9dc5;
+  let high = 0x01000193;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    low = Math.imul(low ^ code, 0x01000193);
+    high = Math.imul(high ^ code, 0x01000193) ^ (low >>> 15);
+  }
+  return `${(high >>> 0).toString(16).padStart(8, "0")}${(low >>> 0).toString(16).padStart(8, "0")}`;
 }
 
 /**
