@@ -1,0 +1,128 @@
+import { statSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+import { isObject } from "../pointer.js";
+import { FileRefusedError, streamRegularFile } from "../safe-fs.js";
+import { claudeReader } from "./claude.js";
+import { codexReader } from "./codex.js";
+import { copilotReader } from "./copilot.js";
+import type { HostReader, NoFacts, RunFacts, TranscriptHost } from "./facts.js";
+import { testRunOf } from "./runners.js";
+
+export interface ReadFactsOptions {
+  /** Where relative paths in the transcript resolve when it names no working folder. */
+  readonly root: string;
+  /** How much is read at most; a longer transcript is read this far, and says so (`truncated`). */
+  readonly maxBytes: number;
+  /** Whose run: Copilot CLI logs a whole session in one file, a subagent's events under its `agentId`. */
+  readonly agentId?: string;
+}
+
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Which host wrote a transcript, from its first entry: Codex opens with `session_meta`, Copilot
+ * CLI's events have a dotted `type` and a `data` object, Claude Code's entries a `sessionId`,
+ * `uuid` or `message`.
+ */
+export function hostOf(entry: unknown): TranscriptHost | undefined {
+  if (!isObject(entry)) return undefined;
+  if (entry.type === "session_meta" && isObject(entry.payload)) return "codex";
+  if (typeof entry.type === "string" && entry.type.includes(".") && isObject(entry.data)) return "copilot";
+  if ("sessionId" in entry || "uuid" in entry || "message" in entry || "leafUuid" in entry) return "claude";
+  return undefined;
+}
+
+function readerFor(host: TranscriptHost, options: ReadFactsOptions): HostReader {
+  if (host === "codex") return codexReader(options.root);
+  if (host === "copilot") return copilotReader(options.root, options.agentId);
+  return claudeReader(options.root);
+}
+
+/** The last few transcripts read, so that the four claims rules on one return read it once. */
+const recent = new Map<string, RunFacts>();
+const RECENT_MAX = 4;
+
+/**
+ * A transcript's facts, read streaming: a chunk at a time, each line parsed only when its host's
+ * reader wants it (most of a transcript is output no fact comes from). A transcript that cannot
+ * be read, or that no host wrote, is a reason, never an empty run.
+ */
+export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts | NoFacts {
+  const key = cacheKey(file, options);
+  const cached = key === undefined ? undefined : recent.get(key);
+  if (cached !== undefined) return cached;
+  let reader: HostReader | undefined;
+  let host: TranscriptHost | undefined;
+  let unknownFirst: string | undefined;
+  let badLines = 0;
+  let line = 0;
+  let pending = "";
+  const decoder = new StringDecoder("utf8");
+  const take = (raw: string): void => {
+    line += 1;
+    if (unknownFirst !== undefined) return;
+    const trimmed = raw.trim();
+    if (trimmed === "") return;
+    if (reader !== undefined && !reader.wants(trimmed)) return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(trimmed);
+    } catch {
+      badLines += 1;
+      return;
+    }
+    if (reader === undefined) {
+      host = hostOf(entry);
+      if (host === undefined) {
+        unknownFirst = trimmed.slice(0, 80);
+        return;
+      }
+      reader = readerFor(host, options);
+    }
+    if (isObject(entry)) reader.line(entry, line);
+  };
+  let opened: ReturnType<typeof streamRegularFile>;
+  try {
+    opened = streamRegularFile(file, { maxBytes: options.maxBytes, chunkBytes: CHUNK_BYTES }, (chunk) => {
+      const text = pending + decoder.write(chunk);
+      let start = 0;
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+        take(text.slice(start, end));
+        start = end + 1;
+      }
+      pending = text.slice(start);
+    });
+  } catch (error) {
+    if (!(error instanceof FileRefusedError)) throw error;
+    return { ok: false, reason: `${file} ${error.kind === "missing" ? "does not exist" : error.reason}` };
+  }
+  pending += decoder.end();
+  // A last line cut by maxBytes is no entry; one the host is still writing may not be either.
+  if (pending.trim() !== "" && !opened.truncated) take(pending);
+  if (unknownFirst !== undefined) return { ok: false, reason: `${file} is no transcript of Claude Code, Codex or Copilot CLI (its first entry: ${unknownFirst})` };
+  if (reader === undefined || host === undefined) return { ok: false, reason: `${file} holds no entry` };
+  const seen = reader.finish();
+  const facts: RunFacts = {
+    ok: true,
+    host,
+    file,
+    ...seen,
+    tests: seen.commands.flatMap((command) => testRunOf(command) ?? []),
+    badLines,
+    bytes: Math.min(opened.stats.size, options.maxBytes),
+    truncated: opened.truncated,
+  };
+  const readKey = `${file}\0${String(opened.stats.size)}\0${String(opened.stats.mtimeMs)}\0${options.agentId ?? ""}\0${String(options.maxBytes)}\0${options.root}`;
+  recent.set(readKey, facts);
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value ?? "");
+  return facts;
+}
+
+function cacheKey(file: string, options: ReadFactsOptions): string | undefined {
+  try {
+    const stats = statSync(file);
+    return `${file}\0${String(stats.size)}\0${String(stats.mtimeMs)}\0${options.agentId ?? ""}\0${String(options.maxBytes)}\0${options.root}`;
+  } catch {
+    return undefined;
+  }
+}
