@@ -18,9 +18,12 @@ export { FORMAT_CLAIMS, claimedValues, claimsOf, type ClaimedValue, type ClaimMa
 export { CLAIM_KEYWORD, CLAIM_KINDS, SUCCESS_KEYWORD, claimMapOf, placeOf, shownValue, violationOf, withoutAnnotations, type ClaimKind, type Contract, type ContractView, type ContractViolation } from "./contract.js";
 export { readTranscript, writtenFiles, WRITE_TOOL_NAMES, WRITE_TOOLS, type Transcript, type TranscriptWrite } from "./transcript.js";
 export {
+  CLAIMS_TRANSCRIPT_BYTES,
   hostOf,
+  lastOutputLine,
   OUTPUT_TAIL_CHARS,
   readRunFacts,
+  runFactsFor,
   testRunOf,
   TRANSCRIPT_HOSTS,
   type CommandFact,

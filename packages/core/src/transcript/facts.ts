@@ -89,3 +89,10 @@ export interface HostReader {
   wants(raw: string): boolean;
   finish(): Pick<RunFacts, "commands" | "writes" | "subagents" | "hostVersion">;
 }
+
+/** A command's last line of output, for a finding to quote (at most 200 characters). */
+export function lastOutputLine(command: CommandFact): string {
+  const lines = command.outputTail.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const last = lines.at(-1) ?? "";
+  return last.length > 200 ? `${last.slice(0, 199)}…` : last;
+}

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { isObject } from "../pointer.js";
 import { FileRefusedError, streamRegularFile } from "../safe-fs.js";
@@ -7,6 +8,7 @@ import { codexReader } from "./codex.js";
 import { copilotReader } from "./copilot.js";
 import type { HostReader, NoFacts, RunFacts, TranscriptHost } from "./facts.js";
 import { testRunOf } from "./runners.js";
+import type { Expected } from "../types.js";
 
 export interface ReadFactsOptions {
   /** Where relative paths in the transcript resolve when it names no working folder. */
@@ -125,4 +127,17 @@ function cacheKey(file: string, options: ReadFactsOptions): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The default of the claims rules' `maxTranscriptBytes`: a long session's transcript, whole. */
+export const CLAIMS_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The facts of the run a return answers, for a rule: undefined when the caller gave no
+ * transcript, a reason when it cannot be read. Relative paths resolve against the project root.
+ */
+export function runFactsFor(expected: Expected, root: string, maxBytes: number): RunFacts | NoFacts | undefined {
+  const given = expected.transcriptPath;
+  if (given === undefined || given === "") return undefined;
+  return readRunFacts(path.resolve(root, given), { root, maxBytes, ...(expected.transcriptAgentId === undefined ? {} : { agentId: expected.transcriptAgentId }) });
 }
