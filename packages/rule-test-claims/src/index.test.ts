@@ -30,7 +30,7 @@ new RuleTester({ describe, it }).run(rule, {
         {
           messageId: "lastRunFailed",
           pointer: "/tests_passed",
-          message: "Claimed that the test passes, but the last test run failed: Tests  1 failed | 3 passed (4)",
+          message: "Tests claimed to pass, but the last test run failed: Tests  1 failed | 3 passed (4)",
           detail: "Transcript line 4: `pnpm vitest run src/a.test.ts` (vitest) closed with: Tests  1 failed | 3 passed (4)\nError: the return says tests_passed is true",
           reask: "your last test run failed (transcript line 4, vitest: Tests  1 failed | 3 passed (4)); fix the failures and run it again, or report that it fails",
         },

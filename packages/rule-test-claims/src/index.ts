@@ -72,15 +72,15 @@ export default defineRule<Options>(docsUrl)({
         recommendation: "Pass the subagent's own transcript (Claude Code's agent_transcript_path, Codex's rollout, Copilot CLI's events.jsonl)",
       },
       transcriptTruncated: { text: "Transcript read up to {maxBytes} bytes of {file}", detail: "Note: test runs after that point are not seen; raise maxTranscriptBytes" },
-      backed: { text: "Claimed that the {kind} passes, and the last {kind} run passed", detail: "Transcript line {line}: `{command}` ({runner}): {closingLine}" },
+      backed: { text: "{subject} claimed to pass, and the last {kind} run passed", detail: "Transcript line {line}: `{command}` ({runner}): {closingLine}" },
       lastRunFailed: {
-        text: "Claimed that the {kind} passes, but the last {kind} run failed: {closingLine}",
+        text: "{subject} claimed to pass, but the last {kind} run failed: {closingLine}",
         detail: "Transcript line {line}: `{command}` ({runner}) closed with: {closingLine}\nError: the return says {claim}",
         recommendation: "Verify {agent} reads the result of its last test run before it reports one",
         reask: "your last {kind} run failed (transcript line {line}, {runner}: {closingLine}); fix the failures and run it again, or report that it fails",
       },
       noTestRun: {
-        text: "Claimed that the {kind} passes, but the transcript shows no {kind} run",
+        text: "{subject} claimed to pass, but the transcript shows no {kind} run",
         detail: "Error: the return says {claim}; no command in {file} ends with a known runner's summary (vitest, jest, node --test, pytest, cargo test, go test, lake build)",
         recommendation: "Verify {agent} runs the tests it reports on",
         reask: "you say {claim}, but your transcript shows no {kind} run; run them and report what they say",
@@ -116,12 +116,13 @@ export default defineRule<Options>(docsUrl)({
       const last: TestRunFact | undefined = runs.at(-1);
       const said = claim.words === undefined ? `${claim.pointer.slice(1).replace(/\//g, ".")} is ${JSON.stringify(valueAt(value, claim.pointer))}` : `"${claim.words}"`;
       const level = claim.words === undefined ? {} : { level: "warn" as const };
+      const subject = claim.kind === "build" ? "The build" : "Tests";
       if (last === undefined) {
-        context.report({ messageId: "noTestRun", data: { kind: claim.kind, claim: said, file: facts.file }, pointer: claim.pointer, ...level });
+        context.report({ messageId: "noTestRun", data: { subject, kind: claim.kind, claim: said, file: facts.file }, pointer: claim.pointer, ...level });
       } else if (!last.passed) {
-        context.report({ messageId: "lastRunFailed", data: { kind: claim.kind, claim: said, line: last.line, command: last.command, runner: last.runner, closingLine: last.closingLine }, pointer: claim.pointer, ...level });
+        context.report({ messageId: "lastRunFailed", data: { subject, kind: claim.kind, claim: said, line: last.line, command: last.command, runner: last.runner, closingLine: last.closingLine }, pointer: claim.pointer, ...level });
       } else {
-        context.pass({ messageId: "backed", data: { kind: claim.kind, line: last.line, command: last.command, runner: last.runner, closingLine: last.closingLine } });
+        context.pass({ messageId: "backed", data: { subject, kind: claim.kind, line: last.line, command: last.command, runner: last.runner, closingLine: last.closingLine } });
       }
     }
   },

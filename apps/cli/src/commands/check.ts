@@ -57,8 +57,9 @@ What was delegated:
                        artifacts
   --git-base REV       the revision the run started from: evidence of changed
                        artifacts
-  --transcript FILE    the subagent's transcript (Claude Code JSONL): evidence
-                       of writes
+  --transcript FILE    the subagent's transcript (Claude Code or Codex JSONL,
+                       Copilot CLI's events.jsonl): evidence of writes, and of
+                       the commands, tests and subagents a return claims
 
 Actions (the only ways check writes to disk):
   --log-errors FILE    append each failing validation to an errors.json

@@ -94,5 +94,5 @@ export interface HostReader {
 export function lastOutputLine(command: CommandFact): string {
   const lines = command.outputTail.split("\n").map((line) => line.trim()).filter((line) => line !== "");
   const last = lines.at(-1) ?? "";
-  return last.length > 200 ? `${last.slice(0, 199)}…` : last;
+  return last.length > 200 ? `${last.slice(0, 199)}\u2026` : last;
 }

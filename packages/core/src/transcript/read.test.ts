@@ -82,7 +82,7 @@ describe("what is no transcript", () => {
     expect(readRunFacts(path.join(dir, "missing.jsonl"), { root: dir, maxBytes: 1000 })).toEqual({ ok: false, reason: expect.stringContaining("does not exist") as unknown });
     const other = path.join(dir, "other.jsonl");
     writeFileSync(other, '{"hello":"world"}\n');
-    expect(readRunFacts(other, { root: dir, maxBytes: 1000 })).toEqual({ ok: false, reason: expect.stringContaining('is no transcript of Claude Code, Codex or Copilot CLI (its first entry: {"hello":"world"})') as unknown });
+    expect(readRunFacts(other, { root: dir, maxBytes: 1000 })).toEqual({ ok: false, reason: expect.stringContaining('is no transcript of Claude Code, Codex or Copilot CLI (its first entry is none of theirs)') as unknown });
   });
 
   it("reads a transcript longer than maxBytes up to there, and says so", () => {

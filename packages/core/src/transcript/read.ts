@@ -21,14 +21,17 @@ export interface ReadFactsOptions {
 
 const CHUNK_BYTES = 1024 * 1024;
 
+/** The entries of a Codex rollout, each a `type` and a `payload` (one that lost its `session_meta` opens with another). */
+const CODEX_ENTRIES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "world_state", "token_usage_record", "compacted"]);
+
 /**
- * Which host wrote a transcript, from its first entry: Codex opens with `session_meta`, Copilot
- * CLI's events have a dotted `type` and a `data` object, Claude Code's entries a `sessionId`,
- * `uuid` or `message`.
+ * Which host wrote a transcript, from its first entry: Codex's entries are a `type` and a
+ * `payload` (`session_meta` first), Copilot CLI's events a dotted `type` and a `data` object,
+ * Claude Code's entries carry a `sessionId`, `uuid` or `message`.
  */
 export function hostOf(entry: unknown): TranscriptHost | undefined {
   if (!isObject(entry)) return undefined;
-  if (entry.type === "session_meta" && isObject(entry.payload)) return "codex";
+  if (typeof entry.type === "string" && CODEX_ENTRIES.has(entry.type) && isObject(entry.payload)) return "codex";
   if (typeof entry.type === "string" && entry.type.includes(".") && isObject(entry.data)) return "copilot";
   if ("sessionId" in entry || "uuid" in entry || "message" in entry || "leafUuid" in entry) return "claude";
   return undefined;
@@ -55,14 +58,14 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
   if (cached !== undefined) return cached;
   let reader: HostReader | undefined;
   let host: TranscriptHost | undefined;
-  let unknownFirst: string | undefined;
+  let unknownFirst = false;
   let badLines = 0;
   let line = 0;
   let pending = "";
   const decoder = new StringDecoder("utf8");
   const take = (raw: string): void => {
     line += 1;
-    if (unknownFirst !== undefined) return;
+    if (unknownFirst) return;
     const trimmed = raw.trim();
     if (trimmed === "") return;
     if (reader !== undefined && !reader.wants(trimmed)) return;
@@ -76,7 +79,7 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
     if (reader === undefined) {
       host = hostOf(entry);
       if (host === undefined) {
-        unknownFirst = trimmed.slice(0, 80);
+        unknownFirst = true;
         return;
       }
       reader = readerFor(host, options);
@@ -101,7 +104,8 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
   pending += decoder.end();
   // A last line cut by maxBytes is no entry; one the host is still writing may not be either.
   if (pending.trim() !== "" && !opened.truncated) take(pending);
-  if (unknownFirst !== undefined) return { ok: false, reason: `${file} is no transcript of Claude Code, Codex or Copilot CLI (its first entry: ${unknownFirst})` };
+  // The entry itself is not quoted: whoever names a file that is no transcript learns nothing of its content.
+  if (unknownFirst) return { ok: false, reason: `${file} is no transcript of Claude Code, Codex or Copilot CLI (its first entry is none of theirs)` };
   if (reader === undefined || host === undefined) return { ok: false, reason: `${file} holds no entry` };
   const seen = reader.finish();
   const facts: RunFacts = {

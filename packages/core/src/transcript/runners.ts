@@ -36,9 +36,9 @@ const RUNNERS: readonly Runner[] = [
   // node --test, TAP ("# fail 1") or spec ("ℹ fail 1") reporter: the fail line closes the counts that matter.
   {
     name: "node --test",
-    line: /^(?:#|ℹ) fail (\d+)$/gm,
+    line: /^(?:#|\u2139) fail (\d+)$/gm,
     read: (match, output) => {
-      const passedCount = lastCount(output, /^(?:#|ℹ) pass (\d+)$/gm);
+      const passedCount = lastCount(output, /^(?:#|\u2139) pass (\d+)$/gm);
       return { passed: count(match[1]) === 0, ...(passedCount === undefined ? {} : { passedCount }), failedCount: count(match[1]) ?? 0 };
     },
   },
@@ -69,7 +69,7 @@ const RUNNERS: readonly Runner[] = [
   // lake build (Lean): "Build completed successfully." or "error: build failed".
   {
     name: "lake build",
-    line: /^(?:Build completed successfully\.?|error: build failed|✖ \[\d+\/\d+\] [^\n]*)$/gm,
+    line: /^(?:Build completed successfully\.?|error: build failed|\u2716 \[\d+\/\d+\] [^\n]*)$/gm,
     read: (match) => ({ passed: match[0].startsWith("Build completed") }),
   },
 ];
