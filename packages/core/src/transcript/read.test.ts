@@ -7,48 +7,62 @@ import { testRunOf } from "./runners.js";
 
 // Each reader against transcripts the real host wrote (`pnpm test:hosts`, claims.hosts.ts, with
 // RETURNLINT_RECORD_TRANSCRIPTS=1): when a pinned host is upgraded, re-record them; a shape the
-// reader no longer reads fails here. In each, a subagent ran `node --test test/` (one test
-// failing), wrote specs/259_prove_completeness/notes.md and returned; the parent called it.
+// reader no longer reads fails here.
 
 const fixture = (name: string) => path.join(import.meta.dirname, "fixtures", name);
+/** A fixture's line, by its 1-based number: a fact's line must be the entry it was read from. */
+const lineOf = (name: string, line: number) => readFileSync(fixture(name), "utf8").split("\n")[line - 1] ?? "";
 const read = (name: string, agentId?: string) => readRunFacts(fixture(name), { root: "/nowhere", maxBytes: 64 * 1024 * 1024, ...(agentId === undefined ? {} : { agentId }) });
 const NODE_FAILED = { runner: "node --test", passed: false, passedCount: 0, failedCount: 1, closingLine: "# fail 1" };
 
+// The scenario: the subagent ran `node --test test/` (one test failing), wrote its notes, returned
+// saying all tests pass, was blocked, and returned again; the parent called it once.
 describe("Claude Code 2.1.330", () => {
+  const subagent = "claude-2.1.330/subagent.jsonl";
   it("reads the subagent's Bash run with its exit code, the test run, and the Write that created the notes", () => {
-    const facts = read("claude-2.1.330/subagent.jsonl");
+    const facts = read(subagent);
     expect(facts).toMatchObject({ ok: true, host: "claude", hostVersion: "2.1.330", badLines: 0, truncated: false });
     if (!facts.ok) return;
-    expect(facts.commands).toEqual([expect.objectContaining({ line: 12, command: "node --test test/", exitCode: 1 })]);
-    expect(facts.tests).toEqual([expect.objectContaining({ line: 12, command: "node --test test/", ...NODE_FAILED })]);
-    expect(facts.writes).toEqual([{ line: 16, path: expect.stringMatching(/\/specs\/259_prove_completeness\/notes\.md$/) as unknown, tool: "Write", action: "created", ok: true }]);
+    expect(facts.commands).toEqual([expect.objectContaining({ command: "node --test test/", exitCode: 1 })]);
+    expect(lineOf(subagent, facts.commands[0]?.line ?? 0)).toContain('"name":"Bash","input":{"command":"node --test test/"');
+    expect(facts.tests).toEqual([expect.objectContaining({ line: facts.commands[0]?.line, command: "node --test test/", ...NODE_FAILED })]);
+    expect(facts.writes).toEqual([{ line: expect.any(Number) as unknown, path: expect.stringMatching(/\/specs\/259_prove_completeness\/notes\.md$/) as unknown, tool: "Write", action: "created", ok: true }]);
+    expect(lineOf(subagent, facts.writes[0]?.line ?? 0)).toContain('"name":"Write"');
     expect(facts.subagents).toEqual([]);
   });
 
   it("reads the parent's Agent call and its result: the subagent returned", () => {
-    const facts = read("claude-2.1.330/parent.jsonl");
+    const parent = "claude-2.1.330/parent.jsonl";
+    const facts = read(parent);
     if (!facts.ok) throw new Error(facts.reason);
     expect(facts.subagents).toEqual([expect.objectContaining({ agent: "lean-research-agent", returned: true })]);
+    expect(lineOf(parent, facts.subagents[0]?.line ?? 0)).toContain('"name":"Agent"');
+    expect(lineOf(parent, facts.subagents[0]?.returnLine ?? 0)).toContain('"type":"tool_result"');
     expect(facts.commands).toEqual([]);
   });
 });
 
 describe("Codex 0.169.0", () => {
+  const subagent = "codex-0.169.0/subagent.jsonl";
   it("reads exec_command runs with the exit code Codex printed, and the test run in their output", () => {
-    const facts = read("codex-0.169.0/subagent.jsonl");
+    const facts = read(subagent);
     expect(facts).toMatchObject({ ok: true, host: "codex", hostVersion: "0.169.0" });
     if (!facts.ok) return;
     expect(facts.commands.map(({ command, exitCode }) => [command.slice(0, 20), exitCode])).toEqual([
       ["node --test test/", 1],
       ["mkdir -p '/tmp/retur", 0],
     ]);
-    expect(facts.tests).toEqual([expect.objectContaining({ line: 10, ...NODE_FAILED })]);
+    expect(lineOf(subagent, facts.commands[0]?.line ?? 0)).toContain('"name":"exec_command"');
+    expect(facts.tests).toEqual([expect.objectContaining({ line: facts.commands[0]?.line, ...NODE_FAILED })]);
   });
 
   it("reads the parent's spawn_agent and the wait that brought the subagent back", () => {
-    const facts = read("codex-0.169.0/parent.jsonl");
+    const parent = "codex-0.169.0/parent.jsonl";
+    const facts = read(parent);
     if (!facts.ok) throw new Error(facts.reason);
-    expect(facts.subagents).toEqual([{ line: 10, agent: "lean-research-agent", returned: true, returnLine: 19 }]);
+    expect(facts.subagents).toEqual([expect.objectContaining({ agent: "lean-research-agent", returned: true })]);
+    expect(lineOf(parent, facts.subagents[0]?.line ?? 0)).toContain('"name":"spawn_agent"');
+    expect(lineOf(parent, facts.subagents[0]?.returnLine ?? 0)).toContain('completed');
   });
 });
 
@@ -64,7 +78,8 @@ describe("Copilot CLI 1.0.102", () => {
       ["node --test test/", 1],
       ["mkdir -p '/tmp/retur", 0],
     ]);
-    expect(facts.tests).toEqual([expect.objectContaining({ line: 17, ...NODE_FAILED })]);
+    expect(lineOf(log, facts.commands[0]?.line ?? 0)).toContain('"type":"tool.execution_start"');
+    expect(facts.tests).toEqual([expect.objectContaining({ line: facts.commands[0]?.line, ...NODE_FAILED })]);
     expect(facts.subagents).toEqual([]);
   });
 
@@ -72,7 +87,9 @@ describe("Copilot CLI 1.0.102", () => {
     const facts = read(log);
     if (!facts.ok) throw new Error(facts.reason);
     expect(facts.commands).toEqual([]);
-    expect(facts.subagents).toEqual([{ line: 7, agent: "lean-research-agent", returned: true, returnLine: 30 }]);
+    expect(facts.subagents).toEqual([expect.objectContaining({ agent: "lean-research-agent", returned: true })]);
+    expect(lineOf(log, facts.subagents[0]?.line ?? 0)).toContain('"toolName":"task"');
+    expect(lineOf(log, facts.subagents[0]?.returnLine ?? 0)).toContain('"type":"tool.execution_complete"');
   });
 });
 

@@ -58,14 +58,15 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
   if (cached !== undefined) return cached;
   let reader: HostReader | undefined;
   let host: TranscriptHost | undefined;
-  let unknownFirst = false;
+  // Set inside `take`: an object, so that the check after the read sees what the callbacks did.
+  const first = { unknown: false };
   let badLines = 0;
   let line = 0;
   let pending = "";
   const decoder = new StringDecoder("utf8");
   const take = (raw: string): void => {
     line += 1;
-    if (unknownFirst) return;
+    if (first.unknown) return;
     const trimmed = raw.trim();
     if (trimmed === "") return;
     if (reader !== undefined && !reader.wants(trimmed)) return;
@@ -79,7 +80,7 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
     if (reader === undefined) {
       host = hostOf(entry);
       if (host === undefined) {
-        unknownFirst = true;
+        first.unknown = true;
         return;
       }
       reader = readerFor(host, options);
@@ -105,7 +106,7 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
   // A last line cut by maxBytes is no entry; one the host is still writing may not be either.
   if (pending.trim() !== "" && !opened.truncated) take(pending);
   // The entry itself is not quoted: whoever names a file that is no transcript learns nothing of its content.
-  if (unknownFirst) return { ok: false, reason: `${file} is no transcript of Claude Code, Codex or Copilot CLI (its first entry is none of theirs)` };
+  if (first.unknown) return { ok: false, reason: `${file} is no transcript of Claude Code, Codex or Copilot CLI (its first entry is none of theirs)` };
   if (reader === undefined || host === undefined) return { ok: false, reason: `${file} holds no entry` };
   const seen = reader.finish();
   const facts: RunFacts = {
