@@ -280,10 +280,10 @@ describe("preset packages", () => {
   });
 
   it("--preset names a package preset, with no config file", () => {
-    const root = project({ "r.md": "x", "ok.json": ok, ...presetFiles("returnlint-preset-strict", 'export default { extends: "v5", format: "v5", rules: {} };\n') });
-    const { report } = checkJson(root, "ok.json", ["--preset", "strict"]);
+    const root = project({ "r.md": "x", "ok.json": ok, ...presetFiles("returnlint-preset-house", 'export default { extends: "v5", format: "v5", rules: {} };\n') });
+    const { report } = checkJson(root, "ok.json", ["--preset", "house"]);
     expect(report.format).toBe("v5");
-    expect(report.preset).toBe("strict");
+    expect(report.preset).toBe("house");
   });
 
   it("a broken preset package says what is wrong with it; a cycle is named", () => {
