@@ -5,12 +5,14 @@
 // floor or peer and PASS or MISS; a whole run without --quick writes BENCHMARKS.md.
 // Not part of `pnpm test`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { auditRepository, checkProject, hookProject, scanProject } from "./fixtures.mjs";
 import { HAVE_TIME, childEnv, stats, timeInterleaved, timeWithMemory } from "./measure.mjs";
+import { claimsReader, parseEveryLine, writeTranscript } from "./transcript.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const WORK = path.join(REPO, "bench", ".work");
@@ -20,7 +22,7 @@ const JQ = existsSync("/usr/bin/jq") ? "/usr/bin/jq" : "jq";
 const NODE = process.execPath;
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
-const CASES = ["1", "2", "3", "4", "5", "6", "7", "8"];
+const CASES = ["1", "2", "3", "4", "5", "6", "7", "8", "10"];
 const onlyIndex = argv.indexOf("--only");
 const only = onlyIndex === -1 ? CASES : (argv[onlyIndex + 1] ?? "").split(",");
 const scanDirIndex = argv.indexOf("--scan-dir");
@@ -28,7 +30,7 @@ const valued = new Set([onlyIndex, scanDirIndex].filter((index) => index !== -1)
 const unknown = argv.filter((arg, index) => arg !== "--quick" && !valued.has(index));
 const problem =
   unknown.length > 0 ? `unknown argument ${unknown.join(" ")}`
-  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are 1 to 8)`
+  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are 1 to 8 and 10)`
   : scanDirIndex !== -1 && !argv[scanDirIndex + 1] ? "--scan-dir needs a folder"
   : undefined;
 if (problem !== undefined) {
@@ -486,6 +488,52 @@ if (runs("8")) {
       met: added <= 0.1,
     });
   }
+}
+
+// Case 10: a transcript of 100 MB read for the claims rules (issue 35), beside a plain
+// line-by-line JSON.parse of the same file; both in this process, interleaved, the file warm.
+if (runs("10")) {
+  const megabytes = quick ? 10 : 100;
+  log(`Case 10: a transcript of ${String(megabytes)} MB …`);
+  mkdirSync(WORK, { recursive: true });
+  const file = path.join(WORK, `transcript-${String(megabytes)}mb.jsonl`);
+  const size = writeTranscript(file, megabytes * 1024 * 1024);
+  const read = await claimsReader(REPO);
+  const facts = read(file);
+  if (!facts.ok || facts.tests.length === 0 || facts.truncated) throw new Error(`Case 10: the reader did not read the transcript whole: ${JSON.stringify(facts).slice(0, 300)}`);
+  const times = { reader: [], floor: [] };
+  for (let round = 0; round < (quick ? 2 : 5); round += 1) {
+    // A new mtime each round: the reader keeps the facts of the transcripts it read last, by size and mtime.
+    utimesSync(file, new Date(), new Date(Date.now() + round * 1000));
+    let start = performance.now();
+    read(file);
+    times.reader.push(performance.now() - start);
+    start = performance.now();
+    await parseEveryLine(file);
+    times.floor.push(performance.now() - start);
+  }
+  const mb = size / (1024 * 1024);
+  const rows = [
+    ["claims rules' reader (readRunFacts: streamed, facts kept)", times.reader],
+    ["plain line-by-line JSON.parse (readline, every line parsed)", times.floor],
+  ].map(([label, samples]) => ({ label, ...stats(samples) }));
+  const [reader, floor] = rows;
+  sections.push({
+    title: `Case 10: reading a ${mb.toFixed(0)} MB transcript for the claims rules`,
+    note: `a Claude Code transcript of ${String(facts.commands.length)} Bash calls with their output (${String(facts.tests.length)} vitest runs found), written to bench/.work; each reader ${String(times.reader.length)} times, interleaved, in one process; the file's mtime is changed before each of the reader's rounds, so that its cache of recent transcripts never answers`,
+    header: ["reader", "min", "median", "MB/s (median)", "median ÷ plain parse"],
+    rows: rows.map((row) => [row.label, ms(row.min), ms(row.median), (mb / (row.median / 1000)).toFixed(0), ratio(row.median / floor.median)]),
+    // In process: both readers are functions of bench/transcript.mjs, timed here.
+    commands: ["node bench/run.mjs --only 10"],
+  });
+  target({
+    name: `Case 10: a ${mb.toFixed(0)} MB transcript read within the rule deadline (10 s)`,
+    measured: `${ms(reader.median)} (${(mb / (reader.median / 1000)).toFixed(0)} MB/s)`,
+    reference: `plain JSON.parse of every line: ${ms(floor.median)} (${(mb / (floor.median / 1000)).toFixed(0)} MB/s)`,
+    value: `${(reader.median / 1000).toFixed(2)} s`,
+    goal: "≤ 10 s",
+    met: reader.median <= 10_000,
+  });
 }
 
 const machine = {

@@ -54,6 +54,8 @@ describe("rule READMEs", () => {
             ...(settings.staleAfter === undefined ? {} : { staleAfterSeconds: Number(settings.staleAfter) }),
             ...(settings.now === undefined ? {} : { now: new Date(settings.now) }),
             ...(settings.returnFile === undefined ? {} : { returnFile: settings.returnFile }),
+            // `transcript=PATH`: a run's transcript in the repository (the claims rules' examples read the recorded hosts' ones).
+            ...(settings.transcript === undefined ? {} : { transcriptPath: path.join(REPO, settings.transcript) }),
           },
           rules: [{ rule, severity: "error", options: { ...(rule.meta.defaultOptions as object), ...(settings.options === undefined ? {} : (JSON.parse(settings.options) as object)) }, source: id }],
           files: createFileView(root),

@@ -280,10 +280,10 @@ describe("preset packages", () => {
   });
 
   it("--preset names a package preset, with no config file", () => {
-    const root = project({ "r.md": "x", "ok.json": ok, ...presetFiles("returnlint-preset-strict", 'export default { extends: "v5", format: "v5", rules: {} };\n') });
-    const { report } = checkJson(root, "ok.json", ["--preset", "strict"]);
+    const root = project({ "r.md": "x", "ok.json": ok, ...presetFiles("returnlint-preset-house", 'export default { extends: "v5", format: "v5", rules: {} };\n') });
+    const { report } = checkJson(root, "ok.json", ["--preset", "house"]);
     expect(report.format).toBe("v5");
-    expect(report.preset).toBe("strict");
+    expect(report.preset).toBe("house");
   });
 
   it("a broken preset package says what is wrong with it; a cycle is named", () => {
@@ -298,7 +298,7 @@ describe("preset packages", () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('returnlint-preset-broken does not export a valid preset: "format" must be one of v5, v7, metadata-file, handoff, multi-task; received "v6"; rules["status-enum"] must be "off", "warn", "error" or [severity, options]; received "fatal"');
     expect(run.stderr).toContain('preset "loop-a" extends itself: loop-a → loop-b → loop-a');
-    expect(run.stderr).toMatch(/unknown preset "missing"; looked for built-in presets \(v5, v7, metadata-file, handoff, multi-task, auto\), package "returnlint-preset-missing" from .* \(searched .*node_modules/);
+    expect(run.stderr).toMatch(/unknown preset "missing"; looked for built-in presets \(v5, v7, metadata-file, handoff, multi-task, strict, auto\), package "returnlint-preset-missing" from .* \(searched .*node_modules/);
   });
 });
 

@@ -11,7 +11,7 @@ describe("-c is --config, as in ESLint", () => {
     expect(returnlint(["check", "r.json", "-c", "team.json"], { cwd: root }).status).toBe(0);
     expect(returnlint(["check", "r.json"], { cwd: root }).status).toBe(1);
     expect(JSON.parse(returnlint(["print-config", "-c", "team.json"], { cwd: root }).stdout)).toMatchObject({ config: path.join(root, "team.json"), preset: "v7" });
-    expect(returnlint(["rules", "-c", "team.json"], { cwd: root }).stdout).toMatch(/^artifacts +error +error +error +error +off +off +/m);
+    expect(returnlint(["rules", "-c", "team.json"], { cwd: root }).stdout).toMatch(/^artifacts +error +error +error +error +off +error +off +/m);
     expect(returnlint(["explain", "artifacts", "-c", "team.json"], { cwd: root }).status).toBe(0);
     expect(returnlint(["scan", "-c", "team.json"], { cwd: project({ "specs/1_a/.return-meta.json": { status: "researched", artifacts: [], metadata: metadata("r") }, "team.json": { rules: { artifacts: "off" } } }) }).status).toBe(0);
   });

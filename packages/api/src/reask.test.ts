@@ -71,6 +71,10 @@ const FOR_THE_CALLER = new Set([
   "artifact-evidence/unknownRevision",
   "artifact-evidence/shallowClone",
   "artifact-evidence/transcriptUnreadable",
+  "command-claims/transcriptUnreadable",
+  "test-claims/transcriptUnreadable",
+  "write-claims/transcriptUnreadable",
+  "subagent-claims/transcriptUnreadable",
   "early-metadata/interrupted",
   "postflight-marker/markerLeft",
 ]);

@@ -2,6 +2,7 @@ import { builtinRule, importBuiltinRules, type BuiltinRule, type ClaimMap, type 
 import handoffPreset from "@returnlint/preset-handoff";
 import metadataFilePreset from "@returnlint/preset-metadata-file";
 import multiTaskPreset from "@returnlint/preset-multi-task";
+import strictPreset from "@returnlint/preset-strict";
 import v5Preset from "@returnlint/preset-v5";
 import v7Preset from "@returnlint/preset-v7";
 
@@ -31,11 +32,18 @@ export const BUILTIN_RULES: ReadonlyMap<string, BuiltinRule> = new Map(
     builtinRule("handoff", () => import("@returnlint/rule-handoff")),
     builtinRule("multi-task", () => import("@returnlint/rule-multi-task")),
     builtinRule("contract", () => import("@returnlint/rule-contract")),
+    builtinRule("command-claims", () => import("@returnlint/rule-command-claims")),
+    builtinRule("test-claims", () => import("@returnlint/rule-test-claims")),
+    builtinRule("write-claims", () => import("@returnlint/rule-write-claims")),
+    builtinRule("subagent-claims", () => import("@returnlint/rule-subagent-claims")),
   ].map((rule) => [rule.id, rule]),
 );
 
-/** Every preset that ships with returnlint, by name. A format's preset has the format's name (v5, v7, metadata-file, handoff, multi-task): `auto` picks it. */
-export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset, handoffPreset, multiTaskPreset].map((preset) => [preset.name, preset]));
+/**
+ * Every preset that ships with returnlint, by name. A format's preset has the format's name (v5, v7,
+ * metadata-file, handoff, multi-task): `auto` picks it. `strict` is asked for by name.
+ */
+export const BUILTIN_PRESETS: ReadonlyMap<string, Preset> = new Map([v5Preset, v7Preset, metadataFilePreset, handoffPreset, multiTaskPreset, strictPreset].map((preset) => [preset.name, preset]));
 
 /** Every built-in rule, imported (for what lists or documents them all: `returnlint rules`, the config schema). */
 export function loadBuiltinRules(): Promise<ReadonlyMap<string, LoadedRule>> {

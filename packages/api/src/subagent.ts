@@ -167,7 +167,14 @@ export interface CheckedReturn {
 /** Lints a subagent's return at its stop (before any postflight) and says what a host needs to act on it. */
 export async function checkReturn(
   source: ReturnSource,
-  context: { readonly root: string; readonly command: string; readonly config: LoadedConfig; readonly agent?: string; readonly transcriptPath?: string },
+  context: {
+    readonly root: string;
+    readonly command: string;
+    readonly config: LoadedConfig;
+    readonly agent?: string;
+    readonly transcriptPath?: string;
+    readonly transcriptAgentId?: string;
+  },
 ): Promise<CheckedReturn> {
   const result = await lintSource(source, {
     config: context.config,
@@ -177,6 +184,7 @@ export async function checkReturn(
     atStop: true,
     ...(context.agent === undefined ? {} : { agent: context.agent }),
     ...(context.transcriptPath === undefined ? {} : { transcriptPath: context.transcriptPath }),
+    ...(context.transcriptAgentId === undefined ? {} : { transcriptAgentId: context.transcriptAgentId }),
   });
   const { report } = result;
   // The failures past the runner's limits are in problemCount; the line that sums them up is not a problem of its own.

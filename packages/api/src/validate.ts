@@ -295,6 +295,7 @@ function expectedOf(options: Expected, says: SourceSays): Expected {
   if (given(options.since)) expected.since = options.since;
   if (given(options.gitBase)) expected.gitBase = options.gitBase;
   if (given(options.transcriptPath)) expected.transcriptPath = options.transcriptPath;
+  if (given(options.transcriptAgentId)) expected.transcriptAgentId = options.transcriptAgentId;
   const returnFile = options.returnFile ?? says.returnFile;
   if (given(returnFile)) expected.returnFile = returnFile;
   if (given(options.staleAfterSeconds)) expected.staleAfterSeconds = options.staleAfterSeconds;

@@ -5,7 +5,7 @@
  * (contract.ts). The runner works the claims out once per return; every rule that looks at
  * the world reads them from its context, and so does a custom rule.
  */
-import { isObject, tokensOf, valueAt } from "./pointer.js";
+import { escapeToken, isObject, tokensOf, valueAt } from "./pointer.js";
 
 /** When a return's claims count: the value at `pointer` is one of `values` (a contract's `x-returnlint-success`). */
 export interface SuccessClaim {
@@ -330,4 +330,38 @@ function pointerOfTokens(tokens: readonly string[]): string {
   let pointer = "";
   for (const token of tokens) pointer += `/${token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token}`;
   return pointer;
+}
+
+/** A value a return gives where a pointer template (`*` for any item or key) says a claim is. */
+export interface ClaimedValue {
+  readonly pointer: string;
+  readonly value: unknown;
+}
+
+/**
+ * The values at each template's places, in the return's order, each place once: the commands
+ * and tests a contract's annotations point at, or the well-known fields a rule looks in.
+ */
+export function claimedValues(value: unknown, templates: readonly string[]): ClaimedValue[] {
+  const found: ClaimedValue[] = [];
+  const seen = new Set<string>();
+  const walk = (at: unknown, tokens: readonly string[], pointer: string): void => {
+    if (tokens.length === 0) {
+      if (!seen.has(pointer)) {
+        seen.add(pointer);
+        found.push({ pointer, value: at });
+      }
+      return;
+    }
+    const [token, ...rest] = tokens as [string, ...string[]];
+    if (token === "*") {
+      if (Array.isArray(at)) at.forEach((item, index) => { walk(item, rest, `${pointer}/${String(index)}`); });
+      else if (isObject(at)) for (const [key, item] of Object.entries(at)) walk(item, rest, `${pointer}/${escapeToken(key)}`);
+      return;
+    }
+    if (Array.isArray(at) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < at.length) walk(at[Number(token)], rest, `${pointer}/${token}`);
+    else if (isObject(at) && Object.hasOwn(at, token)) walk(at[token], rest, `${pointer}/${escapeToken(token)}`);
+  };
+  for (const template of templates) walk(value, tokensOf(template), "");
+  return found;
 }

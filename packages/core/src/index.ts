@@ -14,9 +14,27 @@ export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
 export { ABSENT_FATES, MAX_ARTIFACT_PATHS, artifactPath, fateOf, judgedPaths, type ArtifactFate, type FateName, type JudgedPaths } from "./artifact-fate.js";
-export { FORMAT_CLAIMS, claimsOf, type ClaimMap, type ClaimedArtifact, type Claims, type SuccessClaim } from "./claims.js";
+export { FORMAT_CLAIMS, claimedValues, claimsOf, type ClaimedValue, type ClaimMap, type ClaimedArtifact, type Claims, type SuccessClaim } from "./claims.js";
 export { CLAIM_KEYWORD, CLAIM_KINDS, SUCCESS_KEYWORD, claimMapOf, placeOf, shownValue, violationOf, withoutAnnotations, type ClaimKind, type Contract, type ContractView, type ContractViolation } from "./contract.js";
 export { readTranscript, writtenFiles, WRITE_TOOL_NAMES, WRITE_TOOLS, type Transcript, type TranscriptWrite } from "./transcript.js";
+export {
+  CLAIMS_TRANSCRIPT_BYTES,
+  hostOf,
+  lastOutputLine,
+  OUTPUT_TAIL_CHARS,
+  readRunFacts,
+  runFactsFor,
+  testRunOf,
+  TRANSCRIPT_HOSTS,
+  type CommandFact,
+  type NoFacts,
+  type ReadFactsOptions,
+  type RunFacts,
+  type SubagentFact,
+  type TestRunFact,
+  type TranscriptHost,
+  type WriteFact,
+} from "./transcript/index.js";
 export {
   ARCHIVE_DIR,
   COMMAND_SUCCESS,

@@ -396,6 +396,34 @@ export function readRegularFile(target: string, options: { readonly maxBytes: nu
 }
 
 /**
+ * readRegularFile for a file too large to hold at once (a transcript of 100 MB): its first
+ * `maxBytes` handed to `onChunk` a chunk at a time, from one descriptor judged as readRegularFile
+ * judges it. Returns what was opened, and whether the file goes on past `maxBytes`.
+ */
+export function streamRegularFile(target: string, options: { readonly maxBytes: number; readonly chunkBytes: number }, onChunk: (chunk: Buffer) => void): { readonly stats: Stats; readonly truncated: boolean } {
+  const { handle, stats } = judgedHandle(target, Infinity);
+  let fd: number | undefined;
+  try {
+    fd = descriptorsResolve() ? openSync(`${PROC_FD}/${String(handle)}`, constants.O_RDONLY | NONBLOCK | NOCTTY) : handle;
+    if (!sameFile(fstatSync(fd), stats)) throw new FileRefusedError("unreadable", target, "it changed while it was opened");
+    const buffer = Buffer.allocUnsafe(options.chunkBytes);
+    let position = 0;
+    while (position < options.maxBytes) {
+      const read = readSync(fd, buffer, 0, Math.min(options.chunkBytes, options.maxBytes - position), position);
+      if (read === 0) break;
+      position += read;
+      onChunk(buffer.subarray(0, read));
+    }
+    return { stats, truncated: stats.size > options.maxBytes };
+  } catch (error) {
+    throw error instanceof FileRefusedError ? error : refusal(target, error);
+  } finally {
+    if (fd !== undefined && fd !== handle) closeSync(fd);
+    closeSync(handle);
+  }
+}
+
+/**
  * What readRegularFile judges, without reading: that `target` leads to a regular file of at most
  * `maxBytes` (for a file another reader opens, such as a config module Node imports). Throws
  * FileRefusedError as readRegularFile does.

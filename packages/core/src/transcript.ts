@@ -1,10 +1,15 @@
 import path from "node:path";
 import { isObject } from "./pointer.js";
 import { FileRefusedError, readRegularFile } from "./safe-fs.js";
+import type { TranscriptHost } from "./transcript/facts.js";
+import { hostOf } from "./transcript/read.js";
 
 // A Claude Code subagent's transcript (JSONL), read for two things: the files the subagent wrote
 // with its tools (the artifact-evidence rule's proof of work, the hosts' way to find the return
-// file it wrote), and the prompt it was delegated with (the task it was given).
+// file it wrote), and the prompt it was delegated with (the task it was given). Another host's
+// transcript (a Codex rollout, Copilot CLI's session log) is told apart, never read as one that
+// shows no write: its subagents write through a shell, which proves nothing either way. What
+// every host's transcript says a run did is transcript/ (the claims rules' facts).
 
 /** Claude Code's tools that write a file, and the input field naming it. */
 export const WRITE_TOOLS: Readonly<Record<string, string>> = {
@@ -35,7 +40,12 @@ export type Transcript =
       /** Only the first `maxBytes` were read. */
       readonly truncated: boolean;
     }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** The transcript is another host's: no evidence of Claude Code's kind, and no fault of the caller's. */
+      readonly host?: Exclude<TranscriptHost, "claude">;
+    };
 
 const IS_ERROR = /"is_error":\s*true/;
 
@@ -69,10 +79,12 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
   let prompt: string | undefined;
   let badLines = 0;
   let line = 0;
+  let firstLine: number | undefined;
   for (const raw of text.split("\n")) {
     line += 1;
     const trimmed = raw.trim();
     if (trimmed === "") continue;
+    firstLine ??= line;
     if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) {
       // Not an entry; not JSON at all, most likely (a partial last line).
       if (!parses(trimmed)) badLines += 1;
@@ -85,6 +97,10 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
     } catch {
       badLines += 1;
       continue;
+    }
+    if (line === firstLine) {
+      const host = hostOf(entry);
+      if (host !== undefined && host !== "claude") return { ok: false, reason: `${file} is ${host === "codex" ? "a Codex rollout" : "a Copilot CLI session log"}, not a Claude Code transcript`, host };
     }
     if (!isObject(entry) || !isObject(entry.message)) continue;
     const content: unknown = entry.message.content;

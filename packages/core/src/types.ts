@@ -88,8 +88,13 @@ export interface Expected {
   readonly since?: Date;
   /** A git revision the run started from (`--git-base`). */
   readonly gitBase?: string;
-  /** The subagent's transcript, a Claude Code JSONL file (`--transcript`, or the hook's agent_transcript_path). */
+  /**
+   * The subagent's transcript (`--transcript`, or the path the host's hook payload gives): Claude
+   * Code's or Codex's JSONL, or Copilot CLI's `events.jsonl`.
+   */
   readonly transcriptPath?: string;
+  /** Whose run the transcript holds, when it holds a whole session (Copilot CLI: the subagent's `agentId`). */
+  readonly transcriptAgentId?: string;
   /**
    * The file the return was read from, relative to the project root, when it lies inside it
    * (`check FILE`, `check --task`, `scan`): rules look beside it (postflight-marker). Not set for

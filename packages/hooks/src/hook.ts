@@ -138,6 +138,7 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
       config,
       ...(agent === undefined ? {} : { agent }),
       ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }),
+      ...(payload.transcriptAgentId === undefined ? {} : { transcriptAgentId: payload.transcriptAgentId }),
     });
   } catch (error) {
     // A return the hook could not judge is never passed unremarked: it goes as --fail-closed says, said to the user and recorded in the verdict.

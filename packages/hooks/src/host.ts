@@ -63,8 +63,13 @@ export interface StopPayload {
   readonly agentType?: string;
   /** The agent's final message; absent when the host's version does not send it. */
   readonly lastAssistantMessage?: string;
-  /** The subagent's own transcript (Claude Code's JSONL): evidence for the artifact-evidence rule. */
+  /**
+   * The subagent's transcript: Claude Code's JSONL, Codex's rollout, Copilot CLI's session log.
+   * Evidence for artifact-evidence (Claude Code's) and the claims rules (every host's).
+   */
   readonly transcriptPath?: string;
+  /** Whose run the transcript holds, when it logs the whole session (Copilot CLI: the subagent's agentId). */
+  readonly transcriptAgentId?: string;
 }
 
 export type PayloadOutcome =

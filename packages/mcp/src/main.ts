@@ -9,15 +9,17 @@ export const HELP = `Usage: returnlint-mcp [options]
 The returnlint MCP server, on standard input and output (stdio transport), so that a
 subagent can check its own return before it returns. Tools:
 
-  validate_return   {text | path, command?, sessionId?, task?, agent?}: the report of
+  validate_return   {text | path, command?, sessionId?, task?, agent?, transcript?}: the report of
                     returnlint check --format json, and the lines to fix as text
-  check_task        {task, command?, sessionId?}: specs/{N}_{SLUG}/.return-meta.json
+  check_task        {task, command?, sessionId?, transcript?}: specs/{N}_{SLUG}/.return-meta.json
   list_rules        every rule, as returnlint rules --format json lists them
   explain_rule      {rule}: a rule's documentation, as returnlint explain prints it
 
 The project root is the current directory, or the first root the client sends.
 The config is found once, as returnlint check finds it, and read again when its
-file changes. The server only reads, and only inside the root.
+file changes. The server only reads, and only inside the root (a transcript also
+inside a host's folder of transcripts: ~/.claude/projects, Codex's sessions,
+Copilot CLI's session-state).
 
 Options:
   -c, --config FILE    use FILE instead of looking for returnlint.config.* upwards

@@ -122,6 +122,21 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
     expect(text(linked)).not.toContain(outside);
   });
 
+  it("validate_return with a transcript: the claims rules weigh the return against it; one outside the root and the hosts' folders is refused", async () => {
+    const rollout = fileURLToPath(new URL("../../core/src/transcript/fixtures/codex-0.169.0/subagent.jsonl", import.meta.url));
+    const root = tempProject({ [REPORT]: "# Research\n", "returnlint.config.json": JSON.stringify({ preset: "v7", rules: { "test-claims": "error" } }) });
+    copyFileSync(rollout, path.join(root, "rollout.jsonl"));
+    const { client } = await connect(root);
+    const claimed = JSON.stringify({ ...consoleReturn(REPORT), tests_passed: true });
+    const checked = await call(client, "validate_return", { text: claimed, command: "research", transcript: "rollout.jsonl" });
+    expect(checked.structuredContent).toMatchObject({ ok: false });
+    expect(text(checked)).toContain("your last test run failed (transcript line");
+    expect(text(checked)).toContain("node --test: # fail 1");
+    const refused = await call(client, "validate_return", { text: claimed, command: "research", transcript: rollout });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("transcript must lie inside the project root or a host's transcript folder");
+  });
+
   it("bad arguments are tool errors with a sentence, and the server keeps answering", async () => {
     const { client } = await connect(tempProject());
     const both = await call(client, "validate_return", { text: "{}", path: "r.json" });

@@ -54,6 +54,12 @@ const TASK_NUMBER = z.union([z.number().int().nonnegative().max(Number.MAX_SAFE_
 const EXPECTED = {
   command: z.string().min(1).max(200).optional().describe("The orchestrator command the return answers: research, plan, revise, implement, … (default: the config's)"),
   sessionId: z.string().min(1).max(1000).optional().describe("The session id the orchestrator gave the subagent, to compare with metadata.session_id"),
+  transcript: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe("Your own transcript (Claude Code's JSONL, Codex's rollout, Copilot CLI's events.jsonl): the commands, tests, files and subagents the return claims are checked against it"),
 };
 
 /** Each tool's arguments (a contract, like the CLI's flags); the longest string each takes is bounded, so no answer echoes a long one. */

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -39,7 +40,7 @@ export class Tools {
     const project = this.project;
     const args = call.args as Record<string, string | number | undefined>;
     const optional = (name: string) => (args[name] === undefined ? undefined : String(args[name]));
-    const expected = { command: optional("command"), sessionId: optional("sessionId") };
+    const expected = { command: optional("command"), sessionId: optional("sessionId"), transcript: optional("transcript") };
     switch (call.tool) {
       case "validate_return":
         return answer(this.log, async () => {
@@ -161,9 +162,10 @@ class Project {
     return (await loaded).config;
   }
 
-  async options(expected: { command?: string | undefined; sessionId?: string | undefined; task?: string | undefined; agent?: string | undefined }): Promise<LintReturnOptions> {
+  async options(expected: { command?: string | undefined; sessionId?: string | undefined; task?: string | undefined; agent?: string | undefined; transcript?: string | undefined }): Promise<LintReturnOptions> {
     const config = await this.config();
     return {
+      ...(expected.transcript === undefined ? {} : { transcriptPath: transcriptInside(this.root, expected.transcript) }),
       config,
       root: this.root,
       cwd: this.root,
@@ -178,4 +180,38 @@ class Project {
     const config = await loadReturnlintConfig({ cwd: this.root, ...(this.configFile === undefined ? {} : { configFile: this.configFile }) });
     return { config, signature: signature(config.file) };
   }
+}
+
+/**
+ * The folders a transcript may be read from: the project, and where the hosts keep theirs
+ * (`~/.claude/projects`, Codex's `sessions`, Copilot CLI's `session-state`). The server reads
+ * nothing else a client names, and a transcript's facts are all it takes from one.
+ */
+function transcriptFolders(root: string): string[] {
+  const home = homedir();
+  return [
+    root,
+    path.join(process.env.CLAUDE_CONFIG_DIR ?? path.join(home, ".claude"), "projects"),
+    path.join(process.env.CODEX_HOME ?? path.join(home, ".codex"), "sessions"),
+    path.join(process.env.COPILOT_HOME ?? path.join(home, ".copilot"), "session-state"),
+  ];
+}
+
+function transcriptInside(root: string, given: string): string {
+  const file = path.resolve(root, given);
+  let real: string;
+  try {
+    real = realpathSync.native(file);
+  } catch {
+    // A transcript that does not exist is the rules' to say (a stated skip); where it would be is still checked.
+    real = file;
+  }
+  const inside = (folder: string) => {
+    const relative = path.relative(folder, real);
+    return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+  };
+  if (!transcriptFolders(root).some(inside)) {
+    throw new ReturnlintError("USAGE", `transcript must lie inside the project root or a host's transcript folder (${transcriptFolders(root).join(", ")}); received ${given}.`);
+  }
+  return real;
 }

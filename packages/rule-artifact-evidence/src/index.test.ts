@@ -1,3 +1,4 @@
+import path from "node:path";
 import { describe, it } from "vitest";
 import { RuleTester } from "@returnlint/rule-tester";
 import rule from "./index.js";
@@ -9,8 +10,18 @@ const researched = (...paths: string[]) => ({ status: "researched", artifacts: p
 const past = new Date("2001-01-01T00:00:00Z");
 const future = new Date("2999-01-01T00:00:00Z");
 
+/** A rollout the real Codex 0.169.0 wrote (core's reader fixtures): another host's transcript. */
+const codexRollout = path.join(import.meta.dirname, "..", "..", "core", "src", "transcript", "fixtures", "codex-0.169.0", "subagent.jsonl");
+
 new RuleTester({ describe, it }).run(rule, {
   valid: [
+    {
+      name: "a Codex rollout is told apart, never read as a Claude Code transcript that shows no write",
+      input: researched(report),
+      files: { [report]: "# Research\n" },
+      expected: { transcriptPath: codexRollout },
+      options: { evidence: ["transcript"] },
+    },
     { name: "a partial return is not asked for evidence", input: { status: "partial", artifacts: [artifact(report)] }, expected: { since: future } },
     { name: "no source of evidence at all: said once, nothing fails", input: researched(report) },
     { name: "freshness from --since", input: researched(report), files: { [report]: "# Research\n" }, expected: { since: past } },

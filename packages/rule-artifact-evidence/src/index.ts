@@ -169,6 +169,10 @@ export default defineRule<Options>(docsUrl)({
         detail: "Error: --transcript must name the subagent's Claude Code JSONL transcript",
         recommendation: "Pass the hook's agent_transcript_path, or drop --transcript",
       },
+      transcriptOtherHost: {
+        text: "Transcript evidence not available: {reason}",
+        detail: "Note: that host's subagents write through a shell or apply_patch, which no write tool call proves; the claims rules read its transcript (write-claims)",
+      },
       transcriptTruncated: { text: "Transcript read up to {maxBytes} bytes of {file}", detail: "Note: writes recorded after that point are not seen; raise maxTranscriptBytes" },
       transcriptBadLines: { text: "Transcript lines skipped: {count} of {file} are not JSON" },
       produced: { text: "Artifact produced by this run: {path}", detail: "{evidence}" },
@@ -237,7 +241,7 @@ interface Gathered {
 /** The messages that gathering and weighing the evidence report: each source's problems and notes, then each artifact's verdict. */
 type Context = RuleContext<
   Options,
-  GitProblem | "transcriptTruncated" | "transcriptBadLines" | "transcriptUnreadable" | "nothingToCheck" | "sources" | "identicalToBase" | "produced" | "noEvidence"
+  GitProblem | "transcriptTruncated" | "transcriptBadLines" | "transcriptUnreadable" | "transcriptOtherHost" | "nothingToCheck" | "sources" | "identicalToBase" | "produced" | "noEvidence"
 >;
 
 async function gatherAndConclude(context: Context, gathered: Gathered, base: string | undefined, transcriptPath: string | undefined): Promise<void> {
@@ -265,6 +269,9 @@ async function gatherAndConclude(context: Context, gathered: Gathered, base: str
       sources.push(`transcript (${file})`);
       if (answer.truncated) context.info({ messageId: "transcriptTruncated", data: { maxBytes: options.maxTranscriptBytes, file } });
       if (answer.badLines > 0) context.info({ messageId: "transcriptBadLines", data: { count: answer.badLines, file } });
+    } else if (answer.host !== undefined) {
+      context.info({ messageId: "transcriptOtherHost", data: { reason: answer.reason } });
+      unavailable.push(`transcript: ${answer.reason}`);
     } else {
       context.report({ messageId: "transcriptUnreadable", data: { reason: answer.reason } });
       unavailable.push(`transcript: ${answer.reason}`);

@@ -32,7 +32,7 @@ Configuration:
   -c, --config FILE    use FILE instead of the config committed at the tip of the
                        history (returnlint.config.* or package.json's "returnlint"):
                        a config only in the working tree is applied only this way
-  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, strict, auto, or a returnlint-preset-* package
   --trust-repo-config  let the committed config run code: a returnlint.config.mjs/.js,
                        and the rule and preset modules a config names. Without it
                        the repository is untrusted: its config is read as data, and

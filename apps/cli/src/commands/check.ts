@@ -57,8 +57,9 @@ What was delegated:
                        artifacts
   --git-base REV       the revision the run started from: evidence of changed
                        artifacts
-  --transcript FILE    the subagent's transcript (Claude Code JSONL): evidence
-                       of writes
+  --transcript FILE    the subagent's transcript (Claude Code or Codex JSONL,
+                       Copilot CLI's events.jsonl): evidence of writes, and of
+                       the commands, tests and subagents a return claims
 
 Actions (the only ways check writes to disk):
   --log-errors FILE    append each failing validation to an errors.json
@@ -70,8 +71,8 @@ Actions (the only ways check writes to disk):
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.*
                        upwards
-  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a
-                       returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, strict, auto,
+                       or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default), json, sarif, junit, github, reask or

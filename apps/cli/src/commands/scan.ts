@@ -48,8 +48,8 @@ What was delegated:
 Configuration:
   -c, --config FILE    use FILE instead of looking for returnlint.config.*
                        upwards
-  --preset NAME        v5, v7, metadata-file, handoff, multi-task, auto, or a
-                       returnlint-preset-* package
+  --preset NAME        v5, v7, metadata-file, handoff, multi-task, strict, auto,
+                       or a returnlint-preset-* package
 
 Output:
   -f, --format NAME    stylish (default); json: one JSON array, one report

@@ -60,7 +60,7 @@ const rules = {
 const preset = {
   type: "string",
   minLength: 1,
-  description: "v5, v7, metadata-file, handoff, multi-task, auto, or a returnlint-preset-* package.",
+  description: "v5, v7, metadata-file, handoff, multi-task, strict, auto, or a returnlint-preset-* package.",
 };
 
 const contract = {

@@ -7,18 +7,13 @@ import { claude, parsePayload } from "./claude.js";
  * `agent_id`, `agent_type`, `agent_transcript_path`, `last_assistant_message`, null when it has
  * none) plus `turn_id`, `model` and `permission_mode`, which the hook does not need.
  *
- * The transcript is left out: `agent_transcript_path` names a Codex rollout (JSONL of
- * `response_item` and `event_msg` entries), not Claude Code's transcript, and a Codex subagent
- * writes files through a shell or `apply_patch`, which no reader of tool calls can prove. Read as
- * Claude Code's, it would show no write of any file: evidence of nothing, reported as evidence of
- * phantom work. Without it, artifact-evidence weighs freshness and git alone.
+ * `agent_transcript_path` names the subagent's Codex rollout (JSONL of `response_item` and
+ * `event_msg` entries): the claims rules read its commands, test runs and subagent calls. A Codex
+ * subagent writes files through a shell or `apply_patch`, so artifact-evidence, which reads
+ * Claude Code's write tools, takes no evidence from it and says so (core's transcript.ts).
  */
 export function parseCodexPayload(text: string): PayloadOutcome {
-  const outcome = parsePayload(text);
-  if (!outcome.ok || "ignore" in outcome) return outcome;
-  const payload = { ...outcome.payload };
-  delete payload.transcriptPath;
-  return { ok: true, payload };
+  return parsePayload(text);
 }
 
 /**

@@ -64,7 +64,7 @@ const AGENT_ID = String(fixture("subagentStop").agentId);
 const verdictOf = (root: string) => JSON.parse(readFileSync(path.join(root, STATE_DIR, "verdicts", `lean-research-agent--${AGENT_ID}.json`), "utf8")) as Record<string, unknown>;
 
 describe("parseCopilotPayload: what Copilot CLI 1.0.102 sends", () => {
-  it("its subagentStop: the subagent's final message is `response`; the session log is not a transcript it reads", () => {
+  it("its subagentStop: the subagent's final message is `response`; the session's log is its transcript, read for the subagent's agentId", () => {
     const recorded = fixture("subagentStop");
     expect(parseCopilotPayload(JSON.stringify(recorded))).toEqual({
       ok: true,
@@ -77,6 +77,8 @@ describe("parseCopilotPayload: what Copilot CLI 1.0.102 sends", () => {
         agentId: recorded.agentId,
         agentType: "lean-research-agent",
         lastAssistantMessage: recorded.response,
+        transcriptPath: recorded.transcriptPath,
+        transcriptAgentId: recorded.agentId,
       },
     });
     expect(parseCopilotPayload(JSON.stringify(fixture("subagentStop-explore")))).toMatchObject({ ok: true, payload: { agentType: "explore" } });

@@ -15,8 +15,9 @@ import { PayloadFields } from "./payload-fields.js";
  * 2. Claude Code's, to a hook registered as `SubagentStop` (PascalCase) or in `.claude/settings.json`:
  *    read as Claude Code's (claude.ts); its `Stop` carries no final message, so it is left alone.
  *
- * Neither shape names a transcript of the subagent's own: `transcriptPath` is the parent session's
- * log (`events.jsonl`), not a Claude Code transcript, and is not read.
+ * The subagentStop's `transcriptPath` is the session's log (`events.jsonl`), the parent's and every
+ * subagent's events in one file, a subagent's under its `agentId`: the claims rules read the
+ * subagent's own from it (`transcriptAgentId`).
  */
 export function parseCopilotPayload(text: string): PayloadOutcome {
   const fields = PayloadFields.read(text);
@@ -36,6 +37,7 @@ export function parseCopilotPayload(text: string): PayloadOutcome {
   const agentId = fields.string("agentId");
   const agentType = fields.string("agentType") ?? fields.string("agentName");
   const lastAssistantMessage = fields.value.response === "" ? "" : fields.string("response");
+  const transcriptPath = fields.string("transcriptPath");
   if (fields.reason !== undefined || sessionId === undefined || cwd === undefined) return { ok: false, reason: fields.reason ?? "" };
   return {
     ok: true,
@@ -48,6 +50,7 @@ export function parseCopilotPayload(text: string): PayloadOutcome {
       ...(agentId === undefined ? {} : { agentId }),
       ...(agentType === undefined ? {} : { agentType }),
       ...(lastAssistantMessage === undefined ? {} : { lastAssistantMessage }),
+      ...(transcriptPath === undefined ? {} : { transcriptPath, ...(agentId === undefined ? {} : { transcriptAgentId: agentId }) }),
     },
   };
 }
