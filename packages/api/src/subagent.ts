@@ -3,6 +3,7 @@ import path from "node:path";
 import { commandInName, formatOfFileName, METADATA_FILE, presetFor, relativeInside, RESULTS_OMITTED, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { lintSource } from "./lint.js";
 import { reaskLine } from "./reask.js";
+import { reportObject, type ReportObject } from "./report-object.js";
 import { openNamedTask, openWrittenReturn, textSource, type ReturnSource } from "./source.js";
 import type { ValidationReport } from "./validate.js";
 
@@ -159,6 +160,8 @@ export interface CheckedReturn {
   readonly internalError: boolean;
   /** Phantom work (the library's `ReturnFacts`): a success status while the work it claims is not there. */
   readonly phantom: boolean;
+  /** The report object of the same verdict, for what every host hands on alike (the verdict as an OpenTelemetry event). */
+  readonly report: ReportObject;
 }
 
 /** Lints a subagent's return at its stop (before any postflight) and says what a host needs to act on it. */
@@ -197,6 +200,7 @@ export async function checkReturn(
     warningCount: report.warningCount,
     internalError: report.internalError,
     phantom: result.facts.phantom !== undefined,
+    report: reportObject(report, result.source.name, { ok: result.ok, quiet: false, facts: result.facts, ...(result.source.task === undefined ? {} : { task: result.source.task }) }),
   };
 }
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { EXIT, isReturnlintError, type Importer, type LoadedConfig, type SafeDir } from "@returnlint/core";
 import { BUILT_IN_AGENTS, checkReturn, commandForAgent, knownCommand, loadReturnlintConfig, problemLines, problemReaskLines, returnOfMessage, systemReason, type CheckedReturn, type Problem } from "@returnlint/api";
+import { emitVerdicts } from "@returnlint/telemetry";
 import type { HostAdapter, StopPayload } from "./host.js";
 import { claude } from "./hosts/claude.js";
 import { subagentRun } from "./run.js";
@@ -35,6 +36,10 @@ export interface StopHookOptions extends HookOutput {
   readonly interactive?: boolean;
   /** Imports a config file and the modules it names (the bin lends its loader's); Node's `import()` when absent. */
   readonly importer?: Importer;
+  /** The hook's environment: when it names an OTLP endpoint, the verdict goes there as an OpenTelemetry event (`@returnlint/telemetry`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** returnlint's version, for the events' instrumentation scope. */
+  readonly version?: string;
 }
 
 const DEFAULT_MAX_BLOCKS = 3;
@@ -43,6 +48,8 @@ const DEFAULT_MAX_BLOCKS = 3;
 type AllowedBecause = "max-blocks" | "repeated-feedback" | "stop-hook-active" | NotValidated;
 /** Why a return could not be validated: the config is broken, or a rule crashed or the check itself failed. */
 type NotValidated = "config-error" | "internal-error";
+/** A verdict as the ledger and the verdict files keep it: a return checked, or one the hook could not check (no report then). */
+type Judged = Omit<CheckedReturn, "report">;
 type Decision = { readonly kind: "pass" } | { readonly kind: "block" } | { readonly kind: "allow"; readonly because: AllowedBecause };
 
 /** The options of the Claude Code hook (the name it had before there were other hosts). */
@@ -134,6 +141,12 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
     // A return the hook could not judge is never passed unremarked: it goes as --fail-closed says, said to the user and recorded in the verdict.
     return await cannotValidate(io, { ...attempt, command }, `could not check the return of ${agent ?? "the main agent"}: ${describeFailure(error)}`, "internal-error");
   }
+  if (options.env !== undefined) {
+    const warn = (line: string) => {
+      io.stderr(`${line}\n`);
+    };
+    await emitVerdicts([checked.report], { env: options.env, command: "hook", host: host.name, root, warn, ...(options.version === undefined ? {} : { version: options.version }) });
+  }
   if (checked.internalError) {
     return await cannotValidate(io, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");
   }
@@ -197,7 +210,7 @@ interface Recorded {
  */
 async function record(
   attempt: Attempt,
-  checked: CheckedReturn,
+  checked: Judged,
   digest: () => string,
   how: { readonly deliver?: (entry: LedgerEntry) => void; readonly notValidated?: NotValidated },
 ): Promise<Recorded> {
@@ -246,7 +259,7 @@ async function record(
  * cannot fix does not re-run it until the host's own limit (Copilot CLI has none).
  */
 async function cannotValidate(io: HostOutput, attempt: Attempt, message: string, because: NotValidated): Promise<number> {
-  const checked: CheckedReturn = {
+  const checked: Judged = {
     ok: false,
     status: null,
     origin: "none",
@@ -346,7 +359,7 @@ function writeVerdict(
     readonly payload: StopPayload;
     readonly agent: string | undefined;
     readonly command: string | null;
-    readonly checked: CheckedReturn;
+    readonly checked: Judged;
     readonly entry: LedgerEntry;
     readonly decision: Decision;
   },
@@ -398,7 +411,7 @@ const MAX_QUOTED_RETURN = 2000;
  * cut short, so that what the subagent did find is not lost.
  */
 function reasonText(
-  checked: CheckedReturn,
+  checked: Judged,
   context: { readonly command: string; readonly attempt: number; readonly host: HostAdapter; readonly agent: string | undefined; readonly returned: string | undefined },
 ): string {
   const count = checked.problemCount;

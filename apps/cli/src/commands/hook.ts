@@ -5,6 +5,8 @@ import { EXIT, isReturnlintError, ReturnlintError } from "@returnlint/core";
 import { claude, describeFailure, giveWay, HOSTS, hostNamed, runStopHook, type HostAdapter } from "@returnlint/hooks";
 import { readStdinOf, type CommandIo } from "./io.js";
 
+
+declare const RETURNLINT_VERSION: string;
 export const HOOK_HELP = `Usage: returnlint hook HOST [options]
 
 A subagent-stop command hook. Reads the hook's JSON payload on standard input,
@@ -139,6 +141,8 @@ async function runHook(argv: readonly string[], io: CommandIo, interactive: bool
     failClosed,
     interactive,
     importer: hostImporter(),
+    env: io.env,
+    version: RETURNLINT_VERSION,
     stdout: (text) => {
       io.stdout(text);
     },

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { createFileView, EXIT, mapOrdered, relativeInside, ReturnlintError, SPECS_DIR } from "@returnlint/core";
-import { knownCommand, reportObject } from "@returnlint/api";
+import { knownCommand, reportObject, type ReportObject } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { checkReturnFile, type Outcome } from "../scan/check-one.js";
@@ -11,6 +11,7 @@ import { Progress } from "../scan/progress.js";
 import { failureLine, renderSummary } from "../scan/stylish.js";
 import { Summary } from "../scan/summary.js";
 import { walkReturnFiles } from "../scan/walk.js";
+import { emitVerdicts, telemetryEnabled } from "@returnlint/telemetry";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 
@@ -18,6 +19,8 @@ import type { CommandIo } from "./io.js";
 
 const DEFAULT_CONCURRENCY = 16;
 
+
+declare const RETURNLINT_VERSION: string;
 export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
 Validates every .return-meta.json and .orchestrator-handoff.json below DIR
@@ -130,8 +133,14 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   if (json) out.write("[");
 
   let printed = 0;
+  // The verdicts as OpenTelemetry events, kept only when they will be sent.
+  const verdicts: ReportObject[] | undefined = telemetryEnabled(io.env) ? [] : undefined;
   for await (const outcome of mapOrdered(returnFiles, concurrency, checkOne)) {
     summary.add(outcome);
+    if (verdicts !== undefined && !("unreadable" in outcome)) {
+      const { ok, report, facts, source } = outcome;
+      verdicts.push(reportObject(report, source.name, { ok, quiet: false, facts, ...(source.task === undefined ? {} : { task: source.task }) }));
+    }
     if ("unreadable" in outcome) {
       progress.clear();
       io.stderr(`returnlint: ${outcome.unreadable}\n`);
@@ -154,6 +163,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   out.flush();
   progress.finish(summary);
   for (const problem of walkProblems) io.stderr(`returnlint: ${problem}\n`);
+  if (verdicts !== undefined) await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: RETURNLINT_VERSION, warn: (line) => io.stderr(`${line}\n`) });
   if (!json) io.stdout(renderSummary(summary, shownDir, quiet, color));
   return walkProblems.length > 0 ? EXIT.error : summary.exitCode;
 }
