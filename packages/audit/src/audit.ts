@@ -1,8 +1,10 @@
 import path from "node:path";
 import { GitObjectCache, ReturnlintError, createGitFileView, gitEnvironment, mapOrdered, openGitObjects, type GitFileView, type Importer } from "@returnlint/core";
 import { maxInputBytes } from "@returnlint/api";
+import { ResultCache, resultsKey } from "./cache.js";
 import { auditConfig } from "./config.js";
 import { renderJson, type AuditDocument } from "./document.js";
+import { renderNdjson } from "./ndjson.js";
 import { forgeOf, type Forge } from "./forge.js";
 import { cutCommits, openRepository, resolveCommit, walkVersions } from "./repository.js";
 import { auditVersion, type AuditedReturn, type UnreadableReturn } from "./returns.js";
@@ -30,6 +32,12 @@ export interface AuditOptions {
   readonly trustRepoConfig?: boolean;
   /** Told what the audit is doing, for a progress line. */
   readonly progress?: AuditProgress;
+  /**
+   * Keep each version's result in `dir` (`auditCacheDir`), and take it from there next time: a
+   * second audit of a repository lints only the versions it has not seen under the same config,
+   * rules (`version`, returnlint's) and folder. No cache when absent.
+   */
+  readonly cache?: { readonly dir: string; readonly version: string };
 }
 
 /** Where an audit says how far it got: `tick`'s line is worked out only when it is drawn. */
@@ -41,11 +49,15 @@ export interface AuditProgress {
 
 export interface AuditRun {
   readonly document: AuditDocument;
+  /** Versions linted in this run; the rest of the returns came from the cache. */
+  readonly linted: number;
+  /** Why the cache could not be written, when it could not; else null. */
+  readonly cacheProblem: string | null;
   /** The forge the repository's remote is on, for links to its commits; null when none is known. */
   readonly forge: Forge | null;
 }
 
-export type AuditFormat = "stylish" | "json" | "html";
+export type AuditFormat = "stylish" | "json" | "ndjson" | "html";
 
 /** Versions validated at once: enough to keep both git processes busy. */
 const CONCURRENCY = 16;
@@ -87,7 +99,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const summary = new SummaryBuilder();
     const returns: AuditedReturn[] = [];
     const unreadable: UnreadableReturn[] = [];
-    const context = { repo, cache, config, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) };
+    const results = options.cache === undefined ? undefined : ResultCache.open(options.cache.dir, resultsKey(config, { root: repo.root, version: options.cache.version, ...(options.preset === undefined ? {} : { preset: options.preset }) }));
+    const counts = { linted: 0 };
+    const context = { repo, cache, config, maxBytes, counts, ...(results === undefined ? {} : { results }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
     for await (const outcome of mapOrdered(versions, CONCURRENCY, ({ version, superseded }) => auditVersion(version, superseded, context))) {
       if ("unreadable" in outcome) {
         unreadable.push(outcome);
@@ -98,7 +112,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
       }
       progress?.tick(() => `Auditing ${printable(repo.root, 80)}: ${count(returns.length + unreadable.length, "return")} of ${inRange.length.toLocaleString("en-US")}, ${phantomSoFar(returns)} phantom`);
     }
-    progress?.done(`Audited ${count(inRange.length, "return")} in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    const cacheProblem = results?.save() ?? null;
+    const fromCache = results === undefined ? "" : ` (${count(counts.linted, "version")} linted, the rest from the cache)`;
+    progress?.done(`Audited ${count(inRange.length, "return")} in ${((performance.now() - started) / 1000).toFixed(2)} s${fromCache}`);
 
     const forge = forgeOf(repo.remote);
     const document: AuditDocument = {
@@ -119,7 +135,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
       returns,
       unreadable,
     };
-    return { document, forge };
+    return { document, forge, linted: counts.linted, cacheProblem };
   } finally {
     objects.close();
   }
@@ -128,6 +144,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
 /** The report in `format`; `verdict` is the stylish report's last line (`auditVerdict`). The HTML page is built only when asked for. */
 export async function renderAudit(run: AuditRun, format: AuditFormat, verdict: string): Promise<string> {
   if (format === "json") return renderJson(run.document);
+  if (format === "ndjson") return renderNdjson(run.document);
   if (format === "html") return (await import("./html.js")).renderHtml(run.document, run.forge, new Date());
   return renderStylish(run.document, verdict);
 }

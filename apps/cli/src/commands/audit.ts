@@ -1,12 +1,16 @@
 import path from "node:path";
 import { EXIT, ReturnlintError, relativeInside } from "@returnlint/core";
-import { auditNotices, auditVerdict, renderAudit, runAudit, type AuditFormat, type AuditProgress } from "@returnlint/audit";
+import { auditCacheDir, auditNotices, auditVerdict, renderAudit, runAudit, type AuditFormat, type AuditProgress } from "@returnlint/audit";
 import { integerOption, parseCommandLine } from "../args.js";
 import { writeOutput } from "../atomic.js";
 import { hostImporter } from "../host.js";
 import type { CommandIo } from "./io.js";
 
+declare const RETURNLINT_VERSION: string;
+
 export const AUDIT_HELP = `Usage: returnlint audit [REPO] [options]
+       returnlint audit merge FILE... [options]   (one report of many audits:
+                                                  "returnlint audit merge --help")
 
 Audits a repository's history: every committed version of every
 .return-meta.json (any depth, archived task folders included) is validated
@@ -39,11 +43,20 @@ Configuration:
                        instead); the Config line says which
 
 Output:
-  -f, --format NAME    stylish (default), json (one document) or html (one
+  -f, --format NAME    stylish (default), json (one document), ndjson (one line
+                       per version, for audit merge and jq) or html (one
                        self-contained page with charts)
   -o, --output FILE    write the report to FILE instead of standard output
   --max-phantom N      exit 1 when more than N returns are phantom work (for CI)
   -h, --help           show this help
+
+Cache:
+  Each version's result is kept in the user's cache folder
+  ($RETURNLINT_CACHE_DIR/audit, else ~/.cache/returnlint/audit), keyed on its
+  blob, its commit's tree, its path and date, the config, the rules and the
+  repository's folder: a second audit lints only the versions it has not seen.
+  --cache-dir DIR      keep it in DIR instead (a folder CI saves between runs)
+  --no-cache           lint every version, and keep nothing
 
 A progress line is drawn on standard error when it is a terminal.
 
@@ -56,6 +69,7 @@ Examples:
   returnlint audit
   returnlint audit ~/src/project --since 2025-01 --format html -o audit.html
   returnlint audit /srv/git/project.git --format json | jq '.summary.byAgent'
+  returnlint audit --format ndjson -o project.ndjson && returnlint audit merge *.ndjson
   returnlint audit --since 2025-06-01 --max-phantom 0      # CI: no new phantom work
 `;
 
@@ -69,13 +83,16 @@ const OPTIONS = {
   format: { type: "string", short: "f" },
   output: { type: "string", short: "o" },
   "max-phantom": { type: "string" },
+  "cache-dir": { type: "string" },
+  "no-cache": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-const FORMATS: readonly AuditFormat[] = ["stylish", "json", "html"];
+const FORMATS: readonly AuditFormat[] = ["stylish", "json", "ndjson", "html"];
 const PROGRESS_INTERVAL_MS = 100;
 
 export async function audit(argv: readonly string[], io: CommandIo): Promise<number> {
+  if (argv[0] === "merge") return (await import("./audit-merge.js")).auditMerge(argv.slice(1), io);
   const { values, positionals } = parseCommandLine("audit", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(AUDIT_HELP);
@@ -95,6 +112,9 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
     throw new ReturnlintError("USAGE", `--since ${values.since ?? ""} is after --until ${values.until ?? ""}: no commit can be in that range.`);
   }
   const maxPhantom = integerOption("max-phantom", values["max-phantom"]);
+  if (values["cache-dir"] !== undefined && values["no-cache"] === true) throw new ReturnlintError("USAGE", "Pass either --cache-dir or --no-cache, not both.");
+  if (values["cache-dir"] === "") throw new ReturnlintError("USAGE", "--cache-dir needs a folder; received an empty name.");
+  const cacheDir = values["cache-dir"] === undefined ? auditCacheDir(io.env) : path.resolve(io.cwd, values["cache-dir"]);
 
   const run = await runAudit({
     repo: positionals[0] ?? ".",
@@ -108,13 +128,14 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
     importer: hostImporter(),
     trustRepoConfig: values["trust-repo-config"] === true,
     progress: new Progress(io, io.stderrIsTTY === true),
+    ...(values["no-cache"] === true ? {} : { cache: { dir: cacheDir, version: RETURNLINT_VERSION } }),
   });
   const { summary, unreadable } = run.document;
   const over = maxPhantom !== undefined && summary.phantom > maxPhantom;
   const verdict = auditVerdict(run.document, maxPhantom);
   const text = await renderAudit(run, format, verdict);
 
-  for (const notice of auditNotices(run.document)) io.stderr(`returnlint: ${notice}\n`);
+  for (const notice of [...auditNotices(run.document), ...(run.cacheProblem === null ? [] : [run.cacheProblem])]) io.stderr(`returnlint: ${notice}\n`);
   if (values.output === undefined) {
     io.stdout(text);
   } else {
