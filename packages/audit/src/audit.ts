@@ -99,7 +99,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const summary = new SummaryBuilder();
     const returns: AuditedReturn[] = [];
     const unreadable: UnreadableReturn[] = [];
-    const results = options.cache === undefined ? undefined : ResultCache.open(options.cache.dir, resultsKey(config, { root: repo.root, version: options.cache.version, ...(options.preset === undefined ? {} : { preset: options.preset }) }));
+    const results = options.cache === undefined ? undefined : ResultCache.open(options.cache.dir, resultsKey(config, { root: repo.root, version: options.cache.version, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) }));
     const counts = { linted: 0 };
     const context = { repo, cache, config, maxBytes, counts, ...(results === undefined ? {} : { results }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
     for await (const outcome of mapOrdered(versions, CONCURRENCY, ({ version, superseded }) => auditVersion(version, superseded, context))) {

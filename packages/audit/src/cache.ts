@@ -34,16 +34,19 @@ export function auditCacheDir(env: NodeJS.ProcessEnv): string {
 /**
  * What every result of one audit depends on besides the version itself: the config as loaded (its
  * data, its presets, its contracts' schemas), the code of the rules it names (a custom rule's
- * module, read), `--preset`, the repository's folder (artifact paths are judged inside it) and
- * returnlint's version (the built-in rules and presets are part of it).
+ * module, read), `--preset`, the repository's folder (artifact paths are judged inside it),
+ * the largest version read (RETURNLINT_MAX_INPUT_BYTES) and returnlint's version (the built-in
+ * rules and presets are part of it).
  */
-export function resultsKey(config: LoadedConfig, context: { readonly root: string; readonly preset?: string; readonly version: string }): string {
+export function resultsKey(config: LoadedConfig, context: { readonly root: string; readonly preset?: string; readonly version: string; readonly maxBytes: number }): string {
   const hash = createHash("sha256");
   const part = (name: string, value: unknown) => hash.update(`${name}\0${JSON.stringify(value) ?? "undefined"}\0`);
   part("format", CACHE_FORMAT);
   part("version", context.version);
   part("root", context.root);
   part("preset", context.preset ?? null);
+  // A version over the limit is unreadable, not judged: a verdict kept under a higher limit does not hold under a lower one.
+  part("maxBytes", context.maxBytes);
   part("config", config.config);
   part("presets", [...config.presets.entries()]);
   part("contracts", [...config.contracts.entries()].map(([name, contract]) => [name, contract.file, contract.schema]));
