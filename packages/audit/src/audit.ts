@@ -6,7 +6,7 @@ import { auditConfig } from "./config.js";
 import { renderJson, type AuditDocument } from "./document.js";
 import { renderNdjson } from "./ndjson.js";
 import { forgeOf, type Forge } from "./forge.js";
-import { cutCommits, openRepository, resolveCommit, walkVersions } from "./repository.js";
+import { cutCommits, isAncestor, openRepository, resolveCommit, walkVersions, type Repository, type Version } from "./repository.js";
 import { auditVersion, type AuditedReturn, type UnreadableReturn } from "./returns.js";
 import { printable, percent, renderStylish, visible } from "./stylish.js";
 import { SummaryBuilder } from "./summary.js";
@@ -84,8 +84,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
     const { config, source, kind, refused, unapplied } = await auditConfig(repo, rev, tipView, options, options.cwd);
 
+    const results = options.cache === undefined ? undefined : ResultCache.open(options.cache.dir, resultsKey(config, { root: repo.root, version: options.cache.version, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) }));
     progress?.show(`Reading the history of ${printable(repo.root, 80)}…`);
-    const walked = (tip === null ? [] : await walkVersions(repo, tip, env)).filter(
+    const walked = (tip === null ? [] : await walkFrom(repo, tip, env, results)).filter(
       (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
     );
     // A shallow clone's cut shows every file of its tree as added there: when those versions were written is not known.
@@ -99,7 +100,6 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const summary = new SummaryBuilder();
     const returns: AuditedReturn[] = [];
     const unreadable: UnreadableReturn[] = [];
-    const results = options.cache === undefined ? undefined : ResultCache.open(options.cache.dir, resultsKey(config, { root: repo.root, version: options.cache.version, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) }));
     const counts = { linted: 0 };
     const context = { repo, cache, config, maxBytes, counts, ...(results === undefined ? {} : { results }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
     for await (const outcome of mapOrdered(versions, CONCURRENCY, ({ version, superseded }) => auditVersion(version, superseded, context))) {
@@ -156,6 +156,23 @@ export function auditNotices(document: AuditDocument): string[] {
   const crashed = document.summary.internalErrors;
   if (crashed > 0) notices.push(`a rule crashed on ${count(crashed, "return")}: their verdicts cannot be trusted (run "returnlint check" on one for the details).`);
   return notices;
+}
+
+/**
+ * The versions in the history of `tip`: the cache's last walk, and a walk of only the commits
+ * since its tip, when that tip is in `tip`'s history (one more commit on a branch, ten more after a
+ * pull); a whole walk otherwise (no cache, another branch, a history rewritten). The walk is kept.
+ */
+async function walkFrom(repo: Repository, tip: string, env: NodeJS.ProcessEnv, results: ResultCache | undefined): Promise<readonly Version[]> {
+  const last = results?.walk;
+  const continued = last !== undefined && (last.tip === tip || (await isAncestor(repo, last.tip, tip, env)));
+  const versions = !continued
+    ? await walkVersions(repo, tip, env)
+    : last.tip === tip
+      ? last.versions
+      : [...last.versions, ...(await walkVersions(repo, tip, env, { tip: last.tip, blobs: last.versions.map((version) => version.blob) }))];
+  if (results !== undefined) results.walk = { tip, versions };
+  return versions;
 }
 
 async function viewOf(cache: GitObjectCache, root: string, commit: string): Promise<GitFileView> {

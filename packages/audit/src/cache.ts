@@ -21,7 +21,13 @@ export interface CachedVerdict {
 }
 
 /** Changes when what an entry holds, or what it is keyed on, changes: an older file is not read. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
+
+/** The versions a walk of the history up to `tip` found, in its order: the next audit walks only the commits after it. */
+export interface CachedWalk {
+  readonly tip: string;
+  readonly versions: readonly Version[];
+}
 
 /** Where audit results are kept: $RETURNLINT_CACHE_DIR/audit, else $XDG_CACHE_HOME/returnlint/audit, else ~/.cache/returnlint/audit. */
 export function auditCacheDir(env: NodeJS.ProcessEnv): string {
@@ -71,24 +77,42 @@ export const versionKey = (version: Version): string => `${version.blob} ${versi
 export class ResultCache {
   private readonly entries: Map<string, CachedVerdict>;
   private added = 0;
+  private walked: CachedWalk | undefined;
+  private walkChanged = false;
 
   private constructor(
     readonly file: string,
     entries: Map<string, CachedVerdict>,
+    walked: CachedWalk | undefined,
   ) {
     this.entries = entries;
+    this.walked = walked;
   }
 
   static open(dir: string, key: string): ResultCache {
     const file = path.join(dir, `${key}.json`);
     let entries = new Map<string, CachedVerdict>();
+    let walked: CachedWalk | undefined;
     try {
-      const stored = JSON.parse(readFileSync(file, "utf8")) as { format?: unknown; entries?: Record<string, CachedVerdict> };
-      if (stored.format === CACHE_FORMAT && typeof stored.entries === "object" && stored.entries !== null) entries = new Map(Object.entries(stored.entries));
+      const stored = JSON.parse(readFileSync(file, "utf8")) as { format?: unknown; entries?: Record<string, CachedVerdict>; walk?: CachedWalk };
+      if (stored.format === CACHE_FORMAT && typeof stored.entries === "object" && stored.entries !== null) {
+        entries = new Map(Object.entries(stored.entries));
+        if (typeof stored.walk?.tip === "string" && Array.isArray(stored.walk.versions)) walked = stored.walk;
+      }
     } catch {
       // No file yet, or one another version of returnlint wrote: every version is linted, and the file written anew.
     }
-    return new ResultCache(file, entries);
+    return new ResultCache(file, entries, walked);
+  }
+
+  /** The last walk kept, to continue from. */
+  get walk(): CachedWalk | undefined {
+    return this.walked;
+  }
+
+  set walk(walk: CachedWalk) {
+    this.walkChanged = this.walkChanged || walk.tip !== this.walked?.tip || walk.versions.length !== this.walked.versions.length;
+    this.walked = walk;
   }
 
   get size(): number {
@@ -106,11 +130,11 @@ export class ResultCache {
 
   /** Writes the file when an entry was added; a cache folder that cannot be written costs the next audit its shortcut, nothing else. */
   save(): string | null {
-    if (this.added === 0) return null;
+    if (this.added === 0 && !this.walkChanged) return null;
     const temporary = `${this.file}.${String(process.pid)}.tmp`;
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
-      writeFileSync(temporary, JSON.stringify({ format: CACHE_FORMAT, entries: Object.fromEntries(this.entries) }));
+      writeFileSync(temporary, JSON.stringify({ format: CACHE_FORMAT, walk: this.walked, entries: Object.fromEntries(this.entries) }));
       renameSync(temporary, this.file);
       return null;
     } catch (error) {

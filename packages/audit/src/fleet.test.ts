@@ -74,6 +74,22 @@ describe("the audit cache", { timeout: 120_000 }, () => {
     expect(readdirSync(cache.dir)).toHaveLength(1);
   });
 
+  it("walks only the commits after the last audited tip, and the whole history again when that tip is gone from it", async () => {
+    const repo = repository(6);
+    const cache = { dir: temporary("fleet-cache"), version: "1" };
+    await audit(repo, { cache });
+    // A rewritten history: the last two commits replaced by others.
+    git(repo, ["reset", "-q", "--hard", "HEAD~2"]);
+    for (let n = 7; n <= 9; n += 1) commitTask(repo, n, "other-agent", false);
+    const rewritten = await audit(repo, { cache });
+    expect(rewritten.linted).toBe(3);
+    expect(rewritten.document).toEqual((await audit(repo)).document);
+    expect(rewritten.document.returns.map((audited) => audited.path)).toEqual([1, 2, 3, 4, 7, 8, 9].map((n) => `specs/${String(n)}_task/.return-meta.json`));
+    // Another branch whose history does not hold the cached tip: walked whole, judged alike.
+    const other = await audit(repo, { cache, rev: "HEAD~1" });
+    expect(other.document).toEqual((await audit(repo, { rev: "HEAD~1" })).document);
+  });
+
   it("lints everything again under another config, another preset or another version of the rules", async () => {
     const repo = repository(4);
     const dir = temporary("fleet-cache");
@@ -95,7 +111,7 @@ describe("the audit cache", { timeout: 120_000 }, () => {
     const again = await audit(repo, { cache: { dir, version: "1" } });
     expect(again.linted).toBe(3);
     expect(again.cacheProblem).toBeNull();
-    expect(JSON.parse(readFileSync(path.join(dir, file), "utf8"))).toMatchObject({ format: 1 });
+    expect(JSON.parse(readFileSync(path.join(dir, file), "utf8"))).toMatchObject({ walk: { versions: expect.any(Array) }, entries: expect.any(Object) });
   });
 });
 
