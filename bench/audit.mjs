@@ -8,6 +8,7 @@
 // `git log --raw` walk for the versions, `git cat-file --batch` reading each version's blob, and
 // JSON.parse of each. Prints how many versions it parsed, so that the benchmark can check it did
 // the work the audit did.
+import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";

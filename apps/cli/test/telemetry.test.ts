@@ -14,18 +14,23 @@ const PARENT_SPAN = "b7ad6b7169203331";
  * The OTLP variables of the machine running the tests are left out; only the test's own count.
  */
 function run(args: readonly string[], options: { readonly cwd: string; readonly env?: Record<string, string>; readonly input?: string }): Promise<Run & { readonly ms: number }> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
-  for (const name of Object.keys(env)) if (name.startsWith("OTEL_") || name === "TRACEPARENT" || name === "GITHUB_REPOSITORY") delete env[name];
-  Object.assign(env, options.env);
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_") && name !== "TRACEPARENT" && name !== "GITHUB_REPOSITORY");
+  const env = { ...Object.fromEntries(inherited), NO_COLOR: "1", ...options.env };
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
     child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr, ms: performance.now() - started }));
+    child.on("close", (status) => {
+      resolve({ status, stdout, stderr, ms: performance.now() - started });
+    });
     child.stdin.end(options.input ?? "");
   });
 }

@@ -164,14 +164,14 @@ export function auditNotices(document: AuditDocument): string[] {
  * pull); a whole walk otherwise (no cache, another branch, a history rewritten). The walk is kept.
  */
 async function walkFrom(repo: Repository, tip: string, env: NodeJS.ProcessEnv, results: ResultCache | undefined): Promise<readonly Version[]> {
-  const last = results?.walk;
+  const last = results?.lastWalk();
   const continued = last !== undefined && (last.tip === tip || (await isAncestor(repo, last.tip, tip, env)));
   const versions = !continued
     ? await walkVersions(repo, tip, env)
     : last.tip === tip
       ? last.versions
       : [...last.versions, ...(await walkVersions(repo, tip, env, { tip: last.tip, blobs: last.versions.map((version) => version.blob) }))];
-  if (results !== undefined) results.walk = { tip, versions };
+  results?.keepWalk({ tip, versions });
   return versions;
 }
 

@@ -46,7 +46,7 @@ export function auditCacheDir(env: NodeJS.ProcessEnv): string {
  */
 export function resultsKey(config: LoadedConfig, context: { readonly root: string; readonly preset?: string; readonly version: string; readonly maxBytes: number }): string {
   const hash = createHash("sha256");
-  const part = (name: string, value: unknown) => hash.update(`${name}\0${JSON.stringify(value) ?? "undefined"}\0`);
+  const part = (name: string, value: unknown) => hash.update(`${name}\0${JSON.stringify(value)}\0`);
   part("format", CACHE_FORMAT);
   part("version", context.version);
   part("root", context.root);
@@ -94,10 +94,11 @@ export class ResultCache {
     let entries = new Map<string, CachedVerdict>();
     let walked: CachedWalk | undefined;
     try {
-      const stored = JSON.parse(readFileSync(file, "utf8")) as { format?: unknown; entries?: Record<string, CachedVerdict>; walk?: CachedWalk };
+      const stored = JSON.parse(readFileSync(file, "utf8")) as { format?: unknown; entries?: unknown; walk?: unknown };
       if (stored.format === CACHE_FORMAT && typeof stored.entries === "object" && stored.entries !== null) {
-        entries = new Map(Object.entries(stored.entries));
-        if (typeof stored.walk?.tip === "string" && Array.isArray(stored.walk.versions)) walked = stored.walk;
+        entries = new Map(Object.entries(stored.entries as Record<string, CachedVerdict>));
+        const walk = stored.walk as Partial<CachedWalk> | undefined;
+        if (typeof walk?.tip === "string" && Array.isArray(walk.versions)) walked = { tip: walk.tip, versions: walk.versions };
       }
     } catch {
       // No file yet, or one another version of returnlint wrote: every version is linted, and the file written anew.
@@ -106,11 +107,11 @@ export class ResultCache {
   }
 
   /** The last walk kept, to continue from. */
-  get walk(): CachedWalk | undefined {
+  lastWalk(): CachedWalk | undefined {
     return this.walked;
   }
 
-  set walk(walk: CachedWalk) {
+  keepWalk(walk: CachedWalk): void {
     this.walkChanged = this.walkChanged || walk.tip !== this.walked?.tip || walk.versions.length !== this.walked.versions.length;
     this.walked = walk;
   }

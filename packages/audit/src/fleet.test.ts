@@ -111,7 +111,8 @@ describe("the audit cache", { timeout: 120_000 }, () => {
     const again = await audit(repo, { cache: { dir, version: "1" } });
     expect(again.linted).toBe(3);
     expect(again.cacheProblem).toBeNull();
-    expect(JSON.parse(readFileSync(path.join(dir, file), "utf8"))).toMatchObject({ walk: { versions: expect.any(Array) }, entries: expect.any(Object) });
+    const written = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { walk: { versions: unknown[] }; entries: object };
+    expect([written.walk.versions.length, Object.keys(written.entries).length]).toEqual([3, 3]);
   });
 });
 

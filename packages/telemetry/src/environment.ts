@@ -49,21 +49,30 @@ export function logsEndpoint(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * `OTEL_EXPORTER_OTLP_HEADERS`, then `OTEL_EXPORTER_OTLP_LOGS_HEADERS` over it: `key=value` pairs
- * separated by commas, each part percent-decoded (an API key for a backend, usually). A pair
- * without `=` is left out.
+ * `OTEL_EXPORTER_OTLP_HEADERS`, then `OTEL_EXPORTER_OTLP_LOGS_HEADERS` over it (an API key for a
+ * backend, usually).
  */
 export function otlpHeaders(env: NodeJS.ProcessEnv): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name of ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_LOGS_HEADERS"]) {
-    for (const pair of (env[name] ?? "").split(",")) {
-      const at = pair.indexOf("=");
-      if (at <= 0) continue;
-      const key = decoded(pair.slice(0, at).trim());
-      if (key !== "") headers[key] = decoded(pair.slice(at + 1).trim());
-    }
+  return { ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS), ...keyValues(env.OTEL_EXPORTER_OTLP_LOGS_HEADERS) };
+}
+
+/** The resource every record carries: `OTEL_RESOURCE_ATTRIBUTES`, with `OTEL_SERVICE_NAME` over its `service.name` (default `returnlint`), as the specification orders them. */
+export function resourceAttributes(env: NodeJS.ProcessEnv): Record<string, string> {
+  const given = keyValues(env.OTEL_RESOURCE_ATTRIBUTES);
+  const serviceName = env.OTEL_SERVICE_NAME?.trim();
+  return { ...given, "service.name": serviceName !== undefined && serviceName !== "" ? serviceName : (given["service.name"] ?? "returnlint") };
+}
+
+/** `key=value,key2=value2`, each part percent-decoded; a pair without `=` is left out. */
+function keyValues(text: string | undefined): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const pair of (text ?? "").split(",")) {
+    const at = pair.indexOf("=");
+    if (at <= 0) continue;
+    const key = decoded(pair.slice(0, at).trim());
+    if (key !== "") pairs[key] = decoded(pair.slice(at + 1).trim());
   }
-  return headers;
+  return pairs;
 }
 
 function decoded(text: string): string {

@@ -4,9 +4,9 @@ import { ROOT_CONTEXT, SeverityNumber, defaultTextMapGetter, type Context } from
 import { ExportResultCode, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPLogExporter as JsonExporter } from "@opentelemetry/exporter-logs-otlp-http";
 import { OTLPLogExporter as ProtobufExporter } from "@opentelemetry/exporter-logs-otlp-proto";
-import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
+import { resourceFromAttributes } from "@opentelemetry/resources";
 import { LoggerProvider, SimpleLogRecordProcessor, type LogRecordExporter, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
-import { DEFAULT_EXPORT_TIMEOUT_MS, exportTimeout, logsEndpoint, otlpHeaders, type OtlpProtocol } from "./environment.js";
+import { DEFAULT_EXPORT_TIMEOUT_MS, exportTimeout, logsEndpoint, otlpHeaders, resourceAttributes, type OtlpProtocol } from "./environment.js";
 import type { VerdictEvent } from "./event.js";
 
 export interface ExportOptions {
@@ -29,7 +29,7 @@ export async function exportEvents(events: readonly VerdictEvent[], options: Exp
   const exporter = options.protocol === "http/json" ? new JsonExporter(config) : new ProtobufExporter(config);
   const failures: string[] = [];
   const provider = new LoggerProvider({
-    resource: resourceFromAttributes({ "service.name": options.env.OTEL_SERVICE_NAME?.trim() || "returnlint" }).merge(detectResources({ detectors: [envDetector] })),
+    resource: resourceFromAttributes(resourceAttributes(options.env)),
     processors: [new SimpleLogRecordProcessor({ exporter: watched(exporter, failures) })],
   });
   const logger = provider.getLogger("returnlint", options.version);
@@ -51,7 +51,7 @@ function watched(exporter: LogRecordExporter, failures: string[]): LogRecordExpo
       });
     },
     shutdown: () => exporter.shutdown(),
-    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+    forceFlush: () => exporter.forceFlush(),
   };
 }
 

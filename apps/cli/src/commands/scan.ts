@@ -163,7 +163,10 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   out.flush();
   progress.finish(summary);
   for (const problem of walkProblems) io.stderr(`returnlint: ${problem}\n`);
-  if (verdicts !== undefined) await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: RETURNLINT_VERSION, warn: (line) => io.stderr(`${line}\n`) });
+  if (verdicts !== undefined) await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: RETURNLINT_VERSION, warn: (line) => {
+        io.stderr(`${line}\n`);
+      },
+    });
   if (!json) io.stdout(renderSummary(summary, shownDir, quiet, color));
   return walkProblems.length > 0 ? EXIT.error : summary.exitCode;
 }
