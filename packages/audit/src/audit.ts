@@ -100,7 +100,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const summary = new SummaryBuilder();
     const returns: AuditedReturn[] = [];
     const unreadable: UnreadableReturn[] = [];
-    const counts = { linted: 0 };
+    const counts = { linted: 0, cached: 0 };
     const context = { repo, cache, config, maxBytes, counts, ...(results === undefined ? {} : { results }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
     for await (const outcome of mapOrdered(versions, CONCURRENCY, ({ version, superseded }) => auditVersion(version, superseded, context))) {
       if ("unreadable" in outcome) {
@@ -113,7 +113,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
       progress?.tick(() => `Auditing ${printable(repo.root, 80)}: ${count(returns.length + unreadable.length, "return")} of ${inRange.length.toLocaleString("en-US")}, ${phantomSoFar(returns)} phantom`);
     }
     const cacheProblem = results?.save() ?? null;
-    const fromCache = results === undefined ? "" : ` (${count(counts.linted, "version")} linted, the rest from the cache)`;
+    const fromCache = counts.cached === 0 ? "" : ` (${count(counts.cached, "version")} from the cache)`;
     progress?.done(`Audited ${count(inRange.length, "return")} in ${((performance.now() - started) / 1000).toFixed(2)} s${fromCache}`);
 
     const forge = forgeOf(repo.remote);

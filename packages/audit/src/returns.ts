@@ -55,8 +55,8 @@ export interface AuditContext {
   readonly maxBytes: number;
   /** Results of earlier audits, by version: a version found there is neither read nor linted. */
   readonly results?: ResultCache;
-  /** Counts the versions linted (the others came from `results`). */
-  readonly counts: { linted: number };
+  /** Counts the versions linted, and those whose result came from `results`. */
+  readonly counts: { linted: number; cached: number };
 }
 
 /** The dates an ISO 8601 date of four-digit years can write: 0000-01-01 to 9999-12-31, in UTC. */
@@ -73,7 +73,10 @@ export async function auditVersion(version: Version, superseded: boolean, contex
   const date = new Date(version.time).toISOString();
   const where = { commit: version.commit, date, path: version.path };
   const cached = context.results?.get(version);
-  if (cached !== undefined) return judgedAs(where, cached, superseded, false);
+  if (cached !== undefined) {
+    context.counts.cached += 1;
+    return judgedAs(where, cached, superseded, false);
+  }
   const object = await context.cache.objects.contents(version.blob, context.maxBytes + 1);
   if (object?.type !== "blob") return { ...where, unreadable: `Cannot read ${version.path} at ${version.commit}: the object ${version.blob} is missing from the repository.` };
   if (object.size > context.maxBytes) {
