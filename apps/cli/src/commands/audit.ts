@@ -5,8 +5,7 @@ import { integerOption, parseCommandLine } from "../args.js";
 import { writeOutput } from "../atomic.js";
 import { hostImporter } from "../host.js";
 import type { CommandIo } from "./io.js";
-
-declare const RETURNLINT_VERSION: string;
+import { returnlintVersion } from "../version.js";
 
 export const AUDIT_HELP = `Usage: returnlint audit [REPO] [options]
        returnlint audit merge FILE... [options]   (one report of many audits:
@@ -128,7 +127,7 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
     importer: hostImporter(),
     trustRepoConfig: values["trust-repo-config"] === true,
     progress: new Progress(io, io.stderrIsTTY === true),
-    ...(values["no-cache"] === true ? {} : { cache: { dir: cacheDir, version: RETURNLINT_VERSION } }),
+    ...(values["no-cache"] === true ? {} : { cache: { dir: cacheDir, version: returnlintVersion() } }),
   });
   const { summary, unreadable } = run.document;
   const over = maxPhantom !== undefined && summary.phantom > maxPhantom;

@@ -22,9 +22,8 @@ import { emitOutputs, planOutputs } from "../formatters/output.js";
 import { emitVerdicts, telemetryEnabled } from "@returnlint/telemetry";
 import { colorWanted } from "../terminal.js";
 import { readStdinOf, type CommandIo } from "./io.js";
+import { returnlintVersion } from "../version.js";
 
-
-declare const RETURNLINT_VERSION: string;
 export const CHECK_HELP = `Usage: returnlint check [FILE | -] [options]
 
 Validates one subagent return: that it is JSON, that the format's fields are
@@ -245,7 +244,7 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
 
     if (telemetryEnabled(io.env)) {
       const reports = verdicts.map(({ result }) => reportObject(result.report, result.source.name, { ok: result.ok, quiet: false, facts: result.facts, ...(result.source.task === undefined ? {} : { task: result.source.task }) }));
-      await emitVerdicts(reports, { env: io.env, command: "check", host: "cli", root, version: RETURNLINT_VERSION, warn: (line) => {
+      await emitVerdicts(reports, { env: io.env, command: "check", host: "cli", root, version: returnlintVersion(), warn: (line) => {
           io.stderr(`${line}\n`);
         },
       });

@@ -4,9 +4,8 @@ import { isTerminal } from "../terminal.js";
 import { EXIT, isReturnlintError, ReturnlintError } from "@returnlint/core";
 import { claude, describeFailure, giveWay, HOSTS, hostNamed, runStopHook, type HostAdapter } from "@returnlint/hooks";
 import { readStdinOf, type CommandIo } from "./io.js";
+import { returnlintVersion } from "../version.js";
 
-
-declare const RETURNLINT_VERSION: string;
 export const HOOK_HELP = `Usage: returnlint hook HOST [options]
 
 A subagent-stop command hook. Reads the hook's JSON payload on standard input,
@@ -142,7 +141,7 @@ async function runHook(argv: readonly string[], io: CommandIo, interactive: bool
     interactive,
     importer: hostImporter(),
     env: io.env,
-    version: RETURNLINT_VERSION,
+    version: returnlintVersion(),
     stdout: (text) => {
       io.stdout(text);
     },

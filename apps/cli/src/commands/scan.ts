@@ -14,13 +14,12 @@ import { walkReturnFiles } from "../scan/walk.js";
 import { emitVerdicts, telemetryEnabled } from "@returnlint/telemetry";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
+import { returnlintVersion } from "../version.js";
 
 // `returnlint scan`: the options, and the loop that walks, checks (scan/check-one.ts), prints and counts each return.
 
 const DEFAULT_CONCURRENCY = 16;
 
-
-declare const RETURNLINT_VERSION: string;
 export const SCAN_HELP = `Usage: returnlint scan [DIR] [options]
 
 Validates every .return-meta.json and .orchestrator-handoff.json below DIR
@@ -163,7 +162,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   out.flush();
   progress.finish(summary);
   for (const problem of walkProblems) io.stderr(`returnlint: ${problem}\n`);
-  if (verdicts !== undefined) await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: RETURNLINT_VERSION, warn: (line) => {
+  if (verdicts !== undefined) await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: returnlintVersion(), warn: (line) => {
         io.stderr(`${line}\n`);
       },
     });
