@@ -244,10 +244,10 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
 
     if (telemetryEnabled(io.env)) {
       const reports = verdicts.map(({ result }) => reportObject(result.report, result.source.name, { ok: result.ok, quiet: false, facts: result.facts, ...(result.source.task === undefined ? {} : { task: result.source.task }) }));
-      await emitVerdicts(reports, { env: io.env, command: "check", host: "cli", root, version: returnlintVersion(), warn: (line) => {
-          io.stderr(`${line}\n`);
-        },
-      });
+      const warn = (line: string) => {
+        io.stderr(`${line}\n`);
+      };
+      await emitVerdicts(reports, { env: io.env, command: "check", host: "cli", root, version: returnlintVersion(), warn });
     }
 
     for (const { result, consumed } of verdicts) {

@@ -162,10 +162,12 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   out.flush();
   progress.finish(summary);
   for (const problem of walkProblems) io.stderr(`returnlint: ${problem}\n`);
-  if (verdicts !== undefined) await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: returnlintVersion(), warn: (line) => {
-        io.stderr(`${line}\n`);
-      },
-    });
+  if (verdicts !== undefined) {
+    const warn = (line: string) => {
+      io.stderr(`${line}\n`);
+    };
+    await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: returnlintVersion(), warn });
+  }
   if (!json) io.stdout(renderSummary(summary, shownDir, quiet, color));
   return walkProblems.length > 0 ? EXIT.error : summary.exitCode;
 }
