@@ -52,6 +52,7 @@ describe("emitVerdicts", () => {
     const records = receiver.records;
     expect(records.map((record) => record.contentType)).toEqual(Array(2).fill(protocol === "http/json" ? "application/json" : "application/x-protobuf"));
     expect(records[0]?.headers["x-api-key"]).toBe("s=cret");
+    if (protocol === "http/json") expect(records.map((record) => record.eventName)).toEqual(["gen_ai.evaluation.result", "gen_ai.evaluation.result"]);
     expect(records.map((record) => [record.traceId, record.spanId])).toEqual([
       [TRACE_ID, PARENT_SPAN],
       [TRACE_ID, PARENT_SPAN],

@@ -7,6 +7,11 @@ import { gunzipSync } from "node:zlib";
 export interface ReceivedRecord {
   /** `application/json` or `application/x-protobuf`: how the exporter sent it. */
   readonly contentType: string;
+  /**
+   * The record's event name. Empty for protobuf: the generated code that decodes it predates the
+   * field (LogRecord's event_name, 12), whose bytes it skips; the `event.name` attribute carries it there.
+   */
+  readonly eventName: string;
   readonly body: unknown;
   readonly severityText: string;
   readonly attributes: Readonly<Record<string, unknown>>;
@@ -122,6 +127,7 @@ function recordsOf(payload: unknown, contentType: string, headers: IncomingMessa
     (resourceLogs.scopeLogs ?? []).flatMap((scopeLogs) =>
       (scopeLogs.logRecords ?? []).map((record) => ({
         contentType,
+        eventName: typeof record.eventName === "string" ? record.eventName : "",
         body: valueOf(record.body as Record<string, unknown> | undefined),
         severityText: typeof record.severityText === "string" ? record.severityText : "",
         attributes: attributesOf(record.attributes as KeyValue[] | undefined),
