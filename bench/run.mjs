@@ -5,11 +5,12 @@
 // floor or peer and PASS or MISS; a whole run without --quick writes BENCHMARKS.md.
 // Not part of `pnpm test`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { markSeen, ndjsonFleet } from "./audit.mjs";
 import { auditRepository, checkProject, hookProject, scanProject } from "./fixtures.mjs";
 import { HAVE_TIME, childEnv, stats, timeInterleaved, timeWithMemory } from "./measure.mjs";
 import { claimsReader, parseEveryLine, writeTranscript } from "./transcript.mjs";
@@ -22,7 +23,7 @@ const JQ = existsSync("/usr/bin/jq") ? "/usr/bin/jq" : "jq";
 const NODE = process.execPath;
 
 const argv = process.argv.slice(2).filter((arg) => arg !== "--");
-const CASES = ["1", "2", "3", "4", "5", "6", "7", "8", "10"];
+const CASES = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
 const onlyIndex = argv.indexOf("--only");
 const only = onlyIndex === -1 ? CASES : (argv[onlyIndex + 1] ?? "").split(",");
 const scanDirIndex = argv.indexOf("--scan-dir");
@@ -30,7 +31,7 @@ const valued = new Set([onlyIndex, scanDirIndex].filter((index) => index !== -1)
 const unknown = argv.filter((arg, index) => arg !== "--quick" && !valued.has(index));
 const problem =
   unknown.length > 0 ? `unknown argument ${unknown.join(" ")}`
-  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are 1 to 8 and 10)`
+  : only.some((name) => !CASES.includes(name)) ? `no case ${only.join(",")} (the cases are ${CASES.join(", ")})`
   : scanDirIndex !== -1 && !argv[scanDirIndex + 1] ? "--scan-dir needs a folder"
   : undefined;
 if (problem !== undefined) {
@@ -547,6 +548,94 @@ const machine = {
   // How busy the machine was: the other processes' share of 2 CPUs shows in every figure.
   load: `${loadAtStart.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end (1-minute load average)`,
 };
+
+// Case 9 (issue 36): an audit of a history of 10,000 versions beside its floor (bench/audit.mjs:
+// the same walk, `git cat-file --batch` reading the same blobs, JSON.parse of each), cold (an empty
+// cache) and warm (the cache of an audit of the history 1 % of commits ago); a merge of 1,000 ndjson files.
+if (runs("9")) {
+  const versions = quick ? 2000 : 10000;
+  const { root, phantom } = auditRepository(WORK, versions, log);
+  const { added } = markSeen(root, versions);
+  const caches = path.join(WORK, "audit-caches");
+  const seenCache = path.join(caches, "seen");
+  const runCache = path.join(caches, "run");
+  rmSync(caches, { recursive: true, force: true });
+  log(`Case 9: the cache of an audit of the history ${String(added)} commits ago …`);
+  timeWithMemory({ label: "audit --rev seen", argv: [NODE, BIN, "audit", root, "--rev", "seen", "--format", "json", "--cache-dir", seenCache], expectStatus: 0 }, WORK);
+  const audit = { label: "audit --format json --cache-dir", argv: [NODE, BIN, "audit", root, "--format", "json", "--cache-dir", runCache], expectStatus: 0 };
+  const floorCommand = { label: "audit floor", argv: [NODE, path.join(REPO, "bench", "audit.mjs"), "floor", root], expectStatus: 0 };
+  log(`Case 9: audit of a history of ${String(versions)} versions, its floor, cold and warm …`);
+  const samples = { floor: [], cold: [], warm: [] };
+  for (let run = 0; run <= plan.auditRuns; run += 1) {
+    const floorRun = timeWithMemory(floorCommand, WORK);
+    if (floorRun.stdout.trim() !== JSON.stringify({ versions })) throw new Error(`audit floor: expected ${String(versions)} versions, got ${floorRun.stdout.slice(0, 200)}`);
+    rmSync(runCache, { recursive: true, force: true });
+    const cold = timeWithMemory(audit, WORK);
+    const summary = JSON.parse(cold.stdout).summary;
+    if (summary.returns !== versions || summary.phantom !== phantom) throw new Error(`audit: expected ${String(versions)} returns and ${String(phantom)} phantom, got ${String(summary.returns)} and ${String(summary.phantom)}`);
+    rmSync(runCache, { recursive: true, force: true });
+    cpSync(seenCache, runCache, { recursive: true });
+    const warm = timeWithMemory(audit, WORK);
+    if (warm.stdout !== cold.stdout) throw new Error("audit: the warm run's report differs from the cold run's");
+    // The first round reads the repository into the kernel's caches: it is not counted.
+    if (run === 0) continue;
+    samples.floor.push(floorRun);
+    samples.cold.push(cold);
+    samples.warm.push(warm);
+  }
+  const wall = (name) => stats(samples[name].map((sample) => sample.ms));
+  const rss = (name) => stats(samples[name].map((sample) => sample.rssMb));
+  const [floorWall, coldWall, warmWall] = [wall("floor"), wall("cold"), wall("warm")];
+
+  const files = 1000;
+  const fleetDir = path.join(WORK, "audit-fleet");
+  const ndjson = timeWithMemory({ label: "audit --format ndjson", argv: [NODE, BIN, "audit", root, "--format", "ndjson", "--no-cache"], expectStatus: 0 }, WORK).stdout;
+  const fleet = ndjsonFleet(fleetDir, ndjson, files, 10);
+  const merge = { label: "audit merge", argv: [NODE, BIN, "audit", "merge", ...fleet, "--format", "json"], expectStatus: 0 };
+  log(`Case 9: audit merge of ${String(files)} ndjson files …`);
+  const merges = [];
+  for (let run = 0; run <= plan.auditRuns; run += 1) {
+    const merged = timeWithMemory(merge, WORK);
+    if (JSON.parse(merged.stdout).repositories.length !== files) throw new Error(`audit merge: expected ${String(files)} repositories`);
+    if (run > 0) merges.push(merged);
+  }
+  const mergeWall = stats(merges.map((sample) => sample.ms));
+  const mergeRss = stats(merges.map((sample) => sample.rssMb));
+
+  const row = (label, name, wallOf, note) => [label, ms(wallOf.min), ms(wallOf.median), ms(wallOf.max), `${rss(name).max.toFixed(1)} MB`, note];
+  sections.push({
+    title: `Case 9: returnlint audit of ${versions.toLocaleString("en-US")} versions, cold and warm, and audit merge of ${files.toLocaleString("en-US")} files`,
+    note: `the history of Case 5's generator at ${versions.toLocaleString("en-US")} versions (${String(phantom)} phantom); warm: the cache of an audit of the history ${String(added)} commits (1 %) before the tip, copied in place before each run; the floor is bench/audit.mjs (the same git log walk, git cat-file --batch reading the same blobs, JSON.parse of each); ${String(plan.auditRuns)} timed runs after an untimed first; the report of every warm run is checked to be the cold run's, byte for byte`,
+    header: ["command", "min", "median", "max", "peak RSS (max)", "÷"],
+    rows: [
+      row("floor: git log + cat-file --batch + JSON.parse", "floor", floorWall, "1×"),
+      row("audit, cold (empty cache)", "cold", coldWall, `${ratio(coldWall.median / floorWall.median)} the floor`),
+      row(`audit, warm (${String(added)} new versions)`, "warm", warmWall, `${ratio(warmWall.median / coldWall.median)} the cold run`),
+      [`audit merge of ${String(files)} ndjson files (10 lines each)`, ms(mergeWall.min), ms(mergeWall.median), ms(mergeWall.max), `${mergeRss.max.toFixed(1)} MB`, ""],
+    ],
+    commands: [
+      `node bench/audit.mjs floor bench/.work/audit-${String(versions)}.git`,
+      `node apps/cli/dist/returnlint.cjs audit bench/.work/audit-${String(versions)}.git --format json --cache-dir bench/.work/audit-caches/run`,
+      "node apps/cli/dist/returnlint.cjs audit merge bench/.work/audit-fleet/*.ndjson --format json",
+    ],
+  });
+  target({
+    name: `Case 9: audit of ${versions.toLocaleString("en-US")} versions, cold, ≤ 2 × its floor`,
+    measured: `audit ${ms(coldWall.median)}`,
+    reference: `floor: git log + cat-file + JSON.parse ${ms(floorWall.median)}`,
+    value: ratio(coldWall.median / floorWall.median),
+    goal: "≤ 2×",
+    met: coldWall.median / floorWall.median <= 2,
+  });
+  target({
+    name: `Case 9: audit with the cache warm after 1 % new commits ≤ 0.1 × the cold run`,
+    measured: `audit ${ms(warmWall.median)}`,
+    reference: `cold ${ms(coldWall.median)}`,
+    value: ratio(warmWall.median / coldWall.median),
+    goal: "≤ 0.1×",
+    met: warmWall.median / coldWall.median <= 0.1,
+  });
+}
 
 const text = render();
 process.stdout.write(text.terminal);

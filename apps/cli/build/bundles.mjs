@@ -33,6 +33,20 @@ function lazyConfigModules(core) {
 }
 
 /**
+ * The OpenTelemetry SDK and its OTLP exporters (@returnlint/telemetry's export.js): a chunk that
+ * cli.cjs requires only when the environment names an OTLP endpoint, so that no run without
+ * telemetry reads, compiles or caches a line of them.
+ */
+function lazyTelemetry() {
+  const module = path.join(path.dirname(fileURLToPath(import.meta.resolve("@returnlint/telemetry"))), "export.js");
+  return {
+    entry: module,
+    chunk: "dist/chunks/telemetry-export.cjs",
+    swap: swapModule({ name: "lazy-telemetry", module, kinds: ["dynamic-import"], to: { path: "./chunks/telemetry-export.cjs", external: true } }),
+  };
+}
+
+/**
  * `import path from "node:path"` in CommonJS output is `__toESM(require("node:path"))` in each of
  * the twenty modules that write it: a getter per export of node:path, made twenty times at
  * start-up. Given as one module of the bundle, whose default export every importer shares, it is
@@ -60,8 +74,9 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
   };
   const core = path.dirname(fileURLToPath(import.meta.resolve("@returnlint/core")));
   const lazyConfig = lazyConfigModules(core);
+  const telemetry = lazyTelemetry();
   const chunk = ({ entry, chunk: outfile }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs" });
-  const swaps = [precompiled, precompiled.lazy.swap, ruleDocs.swap, chartLibrary.swap, contractCompiler, ...lazyConfig.map(({ swap }) => swap)];
+  const swaps = [precompiled, precompiled.lazy.swap, ruleDocs.swap, chartLibrary.swap, contractCompiler, telemetry.swap, ...lazyConfig.map(({ swap }) => swap)];
   await Promise.all([
     build({
       ...shared,
@@ -78,12 +93,13 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     bundleCliWithCommandChunks({
       cli: fileURLToPath(cli),
       options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, ...STARTUP_MINIFY },
-      plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.lazy.swap.plugin, contractCompiler.plugin],
+      plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.lazy.swap.plugin, contractCompiler.plugin, telemetry.swap.plugin],
       names: COMMAND_CHUNKS,
       chunkOptions: { ...shared, supported: { "dynamic-import": false }, ...STARTUP_MINIFY, plugins: [nodePathOnce] },
       chunkPlugins: { explain: [ruleDocs.swap.plugin], audit: [chartLibrary.swap.plugin] },
     }),
     chunk(chartLibrary),
+    chunk(telemetry),
     chunk(ruleDocs),
     ...contractCompiler.chunks.map(chunk),
     ...lazyConfig.map(chunk),

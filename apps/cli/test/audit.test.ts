@@ -473,7 +473,7 @@ describe("returnlint audit: exit 2 with a sentence", () => {
     ["a date that is not one", [".", "--since", "yesterday"], /^returnlint: --since must be a date: 2025-03-01, 2025-03, 2025, or a date and time such as 2025-03-01T12:00:00Z; received "yesterday"\.\n$/],
     ["a day that does not exist", [".", "--until", "2025-02-30"], /--until must be a date/],
     ["--since after --until", [".", "--since", "2025-04", "--until", "2025-03"], /^returnlint: --since 2025-04 is after --until 2025-03: no commit can be in that range\.\n$/],
-    ["an unknown format", [".", "--format", "sarfi"], /^returnlint: Unknown format "sarfi" for "returnlint audit"; available: stylish, json, html, sarif, junit, github\.\n$/],
+    ["an unknown format", [".", "--format", "sarfi"], /^returnlint: Unknown format "sarfi" for "returnlint audit"; available: stylish, json, ndjson, html, sarif, junit, github\.\n$/],
     ["a revision that names no commit", [".", "--rev", "no-such-branch"], /"no-such-branch" names no commit/],
     ["a revision that looks like an option", [".", "--rev=--all"], /--rev must name a revision/],
     ["two repositories", [".", "."], /takes one repository; received 2/],

@@ -1,10 +1,12 @@
 import path from "node:path";
 import { GitObjectCache, ReturnlintError, createGitFileView, gitEnvironment, mapOrdered, openGitObjects, type GitFileView, type Importer } from "@returnlint/core";
 import { maxInputBytes } from "@returnlint/api";
+import { ResultCache, resultsKey } from "./cache.js";
 import { auditConfig } from "./config.js";
 import { renderJson, type AuditDocument } from "./document.js";
+import { renderNdjson } from "./ndjson.js";
 import { forgeOf, type Forge } from "./forge.js";
-import { cutCommits, openRepository, resolveCommit, walkVersions } from "./repository.js";
+import { cutCommits, isAncestor, openRepository, resolveCommit, walkVersions, type Repository, type Version } from "./repository.js";
 import { auditVersion, type AuditedReturn, type UnreadableReturn } from "./returns.js";
 import { printable, percent, renderStylish, visible } from "./stylish.js";
 import { SummaryBuilder } from "./summary.js";
@@ -30,6 +32,12 @@ export interface AuditOptions {
   readonly trustRepoConfig?: boolean;
   /** Told what the audit is doing, for a progress line. */
   readonly progress?: AuditProgress;
+  /**
+   * Keep each version's result in `dir` (`auditCacheDir`), and take it from there next time: a
+   * second audit of a repository lints only the versions it has not seen under the same config,
+   * rules (`version`, returnlint's) and folder. No cache when absent.
+   */
+  readonly cache?: { readonly dir: string; readonly version: string };
 }
 
 /** Where an audit says how far it got: `tick`'s line is worked out only when it is drawn. */
@@ -41,11 +49,15 @@ export interface AuditProgress {
 
 export interface AuditRun {
   readonly document: AuditDocument;
+  /** Versions linted in this run; the rest of the returns came from the cache. */
+  readonly linted: number;
+  /** Why the cache could not be written, when it could not; else null. */
+  readonly cacheProblem: string | null;
   /** The forge the repository's remote is on, for links to its commits; null when none is known. */
   readonly forge: Forge | null;
 }
 
-export type AuditFormat = "stylish" | "json" | "html";
+export type AuditFormat = "stylish" | "json" | "ndjson" | "html";
 
 /** Versions validated at once: enough to keep both git processes busy. */
 const CONCURRENCY = 16;
@@ -72,8 +84,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
     const { config, source, kind, refused, unapplied } = await auditConfig(repo, rev, tipView, options, options.cwd);
 
+    const results = options.cache === undefined ? undefined : ResultCache.open(options.cache.dir, resultsKey(config, { root: repo.root, version: options.cache.version, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) }));
     progress?.show(`Reading the history of ${printable(repo.root, 80)}…`);
-    const walked = (tip === null ? [] : await walkVersions(repo, tip, env)).filter(
+    const walked = (tip === null ? [] : await walkFrom(repo, tip, env, results)).filter(
       (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
     );
     // A shallow clone's cut shows every file of its tree as added there: when those versions were written is not known.
@@ -87,7 +100,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const summary = new SummaryBuilder();
     const returns: AuditedReturn[] = [];
     const unreadable: UnreadableReturn[] = [];
-    const context = { repo, cache, config, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) };
+    const counts = { linted: 0, cached: 0 };
+    const context = { repo, cache, config, maxBytes, counts, ...(results === undefined ? {} : { results }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
     for await (const outcome of mapOrdered(versions, CONCURRENCY, ({ version, superseded }) => auditVersion(version, superseded, context))) {
       if ("unreadable" in outcome) {
         unreadable.push(outcome);
@@ -98,7 +112,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
       }
       progress?.tick(() => `Auditing ${printable(repo.root, 80)}: ${count(returns.length + unreadable.length, "return")} of ${inRange.length.toLocaleString("en-US")}, ${phantomSoFar(returns)} phantom`);
     }
-    progress?.done(`Audited ${count(inRange.length, "return")} in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    const cacheProblem = results?.save() ?? null;
+    const fromCache = counts.cached === 0 ? "" : ` (${count(counts.cached, "version")} from the cache)`;
+    progress?.done(`Audited ${count(inRange.length, "return")} in ${((performance.now() - started) / 1000).toFixed(2)} s${fromCache}`);
 
     const forge = forgeOf(repo.remote);
     const document: AuditDocument = {
@@ -119,7 +135,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
       returns,
       unreadable,
     };
-    return { document, forge };
+    return { document, forge, linted: counts.linted, cacheProblem };
   } finally {
     objects.close();
   }
@@ -128,6 +144,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
 /** The report in `format`; `verdict` is the stylish report's last line (`auditVerdict`). The HTML page is built only when asked for. */
 export async function renderAudit(run: AuditRun, format: AuditFormat, verdict: string): Promise<string> {
   if (format === "json") return renderJson(run.document);
+  if (format === "ndjson") return renderNdjson(run.document);
   if (format === "html") return (await import("./html.js")).renderHtml(run.document, run.forge, new Date());
   return renderStylish(run.document, verdict);
 }
@@ -139,6 +156,23 @@ export function auditNotices(document: AuditDocument): string[] {
   const crashed = document.summary.internalErrors;
   if (crashed > 0) notices.push(`a rule crashed on ${count(crashed, "return")}: their verdicts cannot be trusted (run "returnlint check" on one for the details).`);
   return notices;
+}
+
+/**
+ * The versions in the history of `tip`: the cache's last walk, and a walk of only the commits
+ * since its tip, when that tip is in `tip`'s history (one more commit on a branch, ten more after a
+ * pull); a whole walk otherwise (no cache, another branch, a history rewritten). The walk is kept.
+ */
+async function walkFrom(repo: Repository, tip: string, env: NodeJS.ProcessEnv, results: ResultCache | undefined): Promise<readonly Version[]> {
+  const last = results?.lastWalk();
+  const continued = last !== undefined && (last.tip === tip || (await isAncestor(repo, last.tip, tip, env)));
+  const versions = !continued
+    ? await walkVersions(repo, tip, env)
+    : last.tip === tip
+      ? last.versions
+      : [...last.versions, ...(await walkVersions(repo, tip, env, { tip: last.tip, blobs: last.versions.map((version) => version.blob) }))];
+  results?.keepWalk({ tip, versions });
+  return versions;
 }
 
 async function viewOf(cache: GitObjectCache, root: string, commit: string): Promise<GitFileView> {

@@ -47,7 +47,12 @@ const escapeUnits = (char: string): string => [...Array(char.length).keys()].map
 
 /** The JSON report: one document, each return on a line of its own so that a long history stays greppable. */
 export function renderJson(document: AuditDocument): string {
-  return jsonText(document).replace(UNESCAPED, escapeUnits);
+  return escapeInvisible(jsonText(document));
+}
+
+/** JSON text with what a terminal would act on written as `\uXXXX` escapes (the same text once parsed). */
+export function escapeInvisible(json: string): string {
+  return json.replace(UNESCAPED, escapeUnits);
 }
 
 function jsonText(document: AuditDocument): string {

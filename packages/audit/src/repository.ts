@@ -111,6 +111,12 @@ export async function openRepository(dir: string, shown: string, env: NodeJS.Pro
   return { root, gitDir, bare: bare === "true", shallow: shallow === "true", remote: remote.code === 0 ? remote.stdout.trim() || null : null };
 }
 
+/** Whether `ancestor` is in the history of `commit` (the same commit counts): false too when git no longer has it. */
+export async function isAncestor(repo: Repository, ancestor: string, commit: string, env: NodeJS.ProcessEnv = gitEnvironment()): Promise<boolean> {
+  const run = await runGit(["--git-dir", repo.gitDir, "merge-base", "--is-ancestor", ancestor, commit], env, { ms: GIT_QUESTION_TIMEOUT_MS, what: repo.root });
+  return run.code === 0;
+}
+
 /** The commit a revision names, or null when it names none (an empty repository's HEAD). */
 export async function resolveCommit(repo: Repository, revision: string, env: NodeJS.ProcessEnv = gitEnvironment()): Promise<string | null> {
   const run = await runGit(["--git-dir", repo.gitDir, "rev-parse", "--verify", "--quiet", `${revision}^{commit}`], env, { ms: GIT_QUESTION_TIMEOUT_MS, what: repo.root });
@@ -128,8 +134,11 @@ const PATHSPEC = `:(glob)**/${METADATA_FILE}`;
  * whole walk. A version is a blob: the same content moved to an archive folder (or
  * merged in from a branch) is the version it was, audited once, in the commit that
  * first wrote it. Only regular files count (a symlink named like a metadata file is not one).
+ *
+ * `after` continues an earlier walk: only the commits of `tip` that `after.tip` does not hold are
+ * read, and a blob among `after.blobs` (a version that walk found) is not a new version.
  */
-export function walkVersions(repo: Repository, tip: string, env: NodeJS.ProcessEnv = gitEnvironment()): Promise<Version[]> {
+export function walkVersions(repo: Repository, tip: string, env: NodeJS.ProcessEnv = gitEnvironment(), after?: { readonly tip: string; readonly blobs: Iterable<string> }): Promise<Version[]> {
   const args = [
     "--git-dir",
     repo.gitDir,
@@ -147,12 +156,13 @@ export function walkVersions(repo: Repository, tip: string, env: NodeJS.ProcessE
     "--no-textconv",
     `--format=${RECORD}%H${FIELD}%T${FIELD}%at${FIELD}%P`,
     tip,
+    ...(after === undefined ? [] : [`^${after.tip}`]),
     "--",
     PATHSPEC,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn("git", [...SAFE, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    const parser = new LogParser();
+    const parser = new LogParser(after?.blobs ?? []);
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
       parser.push(chunk);
@@ -184,8 +194,12 @@ class LogParser {
   private commit: { commit: string; tree: string; time: number; parentless: boolean } | undefined;
   /** The raw entry whose path comes next. */
   private entry: { mode: string; blob: string; status: string } | undefined;
-  private readonly seen = new Set<string>();
+  private readonly seen: Set<string>;
   private readonly versions: Version[] = [];
+
+  constructor(seen: Iterable<string>) {
+    this.seen = new Set(seen);
+  }
 
   push(chunk: Buffer): void {
     let data = this.rest.length === 0 ? chunk : Buffer.concat([this.rest, chunk]);

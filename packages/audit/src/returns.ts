@@ -1,5 +1,6 @@
 import { IN_PROGRESS, decodeUtf8, type GitObjectCache, type LoadedConfig } from "@returnlint/core";
 import { gitSource, lintSource } from "@returnlint/api";
+import type { CachedVerdict, ResultCache } from "./cache.js";
 import type { Repository, Version } from "./repository.js";
 
 /** One failure of one return, as the JSON report lists it. */
@@ -52,6 +53,10 @@ export interface AuditContext {
   readonly preset?: string;
   /** The largest metadata file validated (RETURNLINT_MAX_INPUT_BYTES). */
   readonly maxBytes: number;
+  /** Results of earlier audits, by version: a version found there is neither read nor linted. */
+  readonly results?: ResultCache;
+  /** Counts the versions linted, and those whose result came from `results`. */
+  readonly counts: { linted: number; cached: number };
 }
 
 /** The dates an ISO 8601 date of four-digit years can write: 0000-01-01 to 9999-12-31, in UTC. */
@@ -67,6 +72,11 @@ export async function auditVersion(version: Version, superseded: boolean, contex
   }
   const date = new Date(version.time).toISOString();
   const where = { commit: version.commit, date, path: version.path };
+  const cached = context.results?.get(version);
+  if (cached !== undefined) {
+    context.counts.cached += 1;
+    return judgedAs(where, cached, superseded, false);
+  }
   const object = await context.cache.objects.contents(version.blob, context.maxBytes + 1);
   if (object?.type !== "blob") return { ...where, unreadable: `Cannot read ${version.path} at ${version.commit}: the object ${version.blob} is missing from the repository.` };
   if (object.size > context.maxBytes) {
@@ -81,16 +91,25 @@ export async function auditVersion(version: Version, superseded: boolean, contex
     root: context.repo.root,
     ...(context.preset === undefined ? {} : { preset: context.preset }),
   });
-  const judged = { ...where, status: facts.status, agent: facts.agent, command: facts.command };
-  if (superseded && facts.status === IN_PROGRESS) return { ...judged, ok: true, phantom: false, early: true, failures: [], internalError: report.internalError };
-  return {
-    ...judged,
+  context.counts.linted += 1;
+  const verdict: CachedVerdict = {
+    status: facts.status,
+    agent: facts.agent,
+    command: facts.command,
     ok: report.ok,
     phantom: facts.phantom !== undefined,
-    early: false,
     failures: report.results
       .filter((result) => result.level === "fail")
       .map(({ ruleId, messageId, message, pointer }) => (pointer === undefined ? { ruleId, messageId, message } : { ruleId, messageId, message, pointer })),
-    internalError: report.internalError,
   };
+  // A rule that crashed may not crash next time: only a whole verdict is kept.
+  if (!report.internalError) context.results?.set(version, verdict);
+  return judgedAs(where, verdict, superseded, report.internalError);
+}
+
+/** The audited return of a version's verdict: an in_progress version that a later one replaced is early metadata, not judged. */
+function judgedAs(where: { commit: string; date: string; path: string }, verdict: CachedVerdict, superseded: boolean, internalError: boolean): AuditedReturn {
+  const judged = { ...where, status: verdict.status, agent: verdict.agent, command: verdict.command };
+  if (superseded && verdict.status === IN_PROGRESS) return { ...judged, ok: true, phantom: false, early: true, failures: [], internalError };
+  return { ...judged, ok: verdict.ok, phantom: verdict.phantom, early: false, failures: verdict.failures, internalError };
 }

@@ -30,7 +30,7 @@ export function printable(text: string, max = MAX_NAME): string {
 export const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
 const thousands = (n: number): string => n.toLocaleString("en-US");
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((cell, index) => Math.max(cell.length, ...rows.map((row) => (row[index] ?? "").length)));
   const line = (cells: readonly string[]) =>
     `  ${cells
@@ -53,8 +53,8 @@ export const MONTHS_OMITTED = "Only the months with returns are listed: the firs
 
 /** How many in_progress versions a later version of their file replaced, as a phrase. */
 export const earlyVersions = (n: number): string => (n === 1 ? "1 in_progress version replaced later by another version of its file" : `${thousands(n)} in_progress versions replaced later by other versions of their files`);
-const tallyCells = (tally: Tally): string[] => [thousands(tally.returns), thousands(tally.failed), thousands(tally.phantom), percent(tally.phantomRate)];
-const TALLY_HEADER = ["returns", "failed", "phantom", "phantom rate"];
+export const tallyCells = (tally: Tally): string[] => [thousands(tally.returns), thousands(tally.failed), thousands(tally.phantom), percent(tally.phantomRate)];
+export const TALLY_HEADER = ["returns", "failed", "phantom", "phantom rate"];
 const named = (value: string | null, none: string): string => (value === null ? none : printable(value));
 
 /**

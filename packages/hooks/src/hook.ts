@@ -16,6 +16,7 @@ import {
   type CheckedReturn,
   type NotValidated,
 } from "@returnlint/api";
+import { emitVerdicts } from "@returnlint/telemetry";
 import type { HostAdapter, StopPayload } from "./host.js";
 import { claude } from "./hosts/claude.js";
 import { subagentRun } from "./run.js";
@@ -50,6 +51,10 @@ export interface StopHookOptions extends HookOutput {
   readonly interactive?: boolean;
   /** Imports a config file and the modules it names (the bin lends its loader's); Node's `import()` when absent. */
   readonly importer?: Importer;
+  /** The hook's environment: when it names an OTLP endpoint, the verdict goes there as an OpenTelemetry event (`@returnlint/telemetry`). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** returnlint's version, for the events' instrumentation scope. */
+  readonly version?: string;
 }
 
 type Decision = { readonly kind: "pass" } | { readonly kind: "block" } | { readonly kind: "allow"; readonly because: AllowedBecause };
@@ -143,6 +148,12 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
   } catch (error) {
     // A return the hook could not judge is never passed unremarked: it goes as --fail-closed says, said to the user and recorded in the verdict.
     return await cannotValidate(io, { ...attempt, command }, `could not check the return of ${agent ?? "the main agent"}: ${describeFailure(error)}`, "internal-error");
+  }
+  if (options.env !== undefined && checked.report !== undefined) {
+    const warn = (line: string) => {
+      io.stderr(`${line}\n`);
+    };
+    await emitVerdicts([checked.report], { env: options.env, command: "hook", host: host.name, root, warn, ...(options.version === undefined ? {} : { version: options.version }) });
   }
   if (checked.internalError) {
     return await cannotValidate(io, { ...attempt, command }, `a rule crashed while checking the return of ${agent ?? "the main agent"}`, "internal-error");

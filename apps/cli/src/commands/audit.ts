@@ -1,13 +1,16 @@
 import { EXIT, ReturnlintError, relativeInside } from "@returnlint/core";
-import { auditNotices, auditVerdict, renderAudit, runAudit, type AuditFormat, type AuditProgress, type AuditRun } from "@returnlint/audit";
+import { auditCacheDir, auditNotices, auditVerdict, renderAudit, runAudit, type AuditFormat, type AuditProgress, type AuditRun } from "@returnlint/audit";
 import { integerOption, parseCommandLine } from "../args.js";
 import { writeOutput } from "../atomic.js";
 import { pairOutputs } from "../formatters/output.js";
 import { AUDIT_CI_FORMATS, renderAuditCi, type AuditCiFormat } from "../formatters/audit.js";
 import { hostImporter } from "../host.js";
 import type { CommandIo } from "./io.js";
+import { returnlintVersion } from "../version.js";
 
 export const AUDIT_HELP = `Usage: returnlint audit [REPO] [options]
+       returnlint audit merge FILE... [options]   (one report of many audits:
+                                                  "returnlint audit merge --help")
 
 Audits a repository's history: every committed version of every
 .return-meta.json (any depth, archived task folders included) is validated
@@ -40,7 +43,8 @@ Configuration:
                        instead); the Config line says which
 
 Output:
-  -f, --format NAME    stylish (default), json (one document), html (one
+  -f, --format NAME    stylish (default), json (one document), ndjson (one line
+                       per version, for audit merge and jq), html (one
                        self-contained page with charts), or for CI: sarif
                        (GitHub code scanning), junit or github (annotations);
                        repeat it for several reports of one audit
@@ -49,6 +53,14 @@ Output:
                        print to standard output
   --max-phantom N      exit 1 when more than N returns are phantom work (for CI)
   -h, --help           show this help
+
+Cache:
+  Each version's result is kept in the user's cache folder
+  ($RETURNLINT_CACHE_DIR/audit, else ~/.cache/returnlint/audit), keyed on its
+  blob, its commit's tree, its path and date, the config, the rules and the
+  repository's folder: a second audit lints only the versions it has not seen.
+  --cache-dir DIR      keep it in DIR instead (a folder CI saves between runs)
+  --no-cache           lint every version, and keep nothing
 
 A progress line is drawn on standard error when it is a terminal.
 
@@ -61,6 +73,7 @@ Examples:
   returnlint audit
   returnlint audit ~/src/project --since 2025-01 --format html -o audit.html
   returnlint audit /srv/git/project.git --format json | jq '.summary.byAgent'
+  returnlint audit --format ndjson -o project.ndjson && returnlint audit merge *.ndjson
   returnlint audit --since 2025-06-01 --max-phantom 0      # CI: no new phantom work
 `;
 
@@ -74,13 +87,16 @@ const OPTIONS = {
   format: { type: "string", short: "f", multiple: true },
   output: { type: "string", short: "o", multiple: true },
   "max-phantom": { type: "string" },
+  "cache-dir": { type: "string" },
+  "no-cache": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-const FORMATS: readonly string[] = ["stylish", "json", "html", ...AUDIT_CI_FORMATS];
+const FORMATS: readonly string[] = ["stylish", "json", "ndjson", "html", ...AUDIT_CI_FORMATS];
 const PROGRESS_INTERVAL_MS = 100;
 
 export async function audit(argv: readonly string[], io: CommandIo): Promise<number> {
+  if (argv[0] === "merge") return (await import("./audit-merge.js")).auditMerge(argv.slice(1), io);
   const { values, positionals } = parseCommandLine("audit", argv, OPTIONS);
   if (values.help === true) {
     io.stdout(AUDIT_HELP);
@@ -98,6 +114,9 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
     throw new ReturnlintError("USAGE", `--since ${values.since ?? ""} is after --until ${values.until ?? ""}: no commit can be in that range.`);
   }
   const maxPhantom = integerOption("max-phantom", values["max-phantom"]);
+  if (values["cache-dir"] !== undefined && values["no-cache"] === true) throw new ReturnlintError("USAGE", "Pass either --cache-dir or --no-cache, not both.");
+  if (values["cache-dir"] === "") throw new ReturnlintError("USAGE", "--cache-dir needs a folder; received an empty name.");
+  const cacheDir = values["cache-dir"] === undefined ? auditCacheDir(io.env) : path.resolve(io.cwd, values["cache-dir"]);
 
   const run = await runAudit({
     repo: positionals[0] ?? ".",
@@ -111,13 +130,14 @@ export async function audit(argv: readonly string[], io: CommandIo): Promise<num
     importer: hostImporter(),
     trustRepoConfig: values["trust-repo-config"] === true,
     progress: new Progress(io, io.stderrIsTTY === true),
+    ...(values["no-cache"] === true ? {} : { cache: { dir: cacheDir, version: returnlintVersion() } }),
   });
   const { summary, unreadable } = run.document;
   const over = maxPhantom !== undefined && summary.phantom > maxPhantom;
   const verdict = auditVerdict(run.document, maxPhantom);
   const rendered = await Promise.all(outputs.map(async ({ format, file }) => ({ format, file, text: await render(run, format, verdict) })));
 
-  for (const notice of auditNotices(run.document)) io.stderr(`returnlint: ${notice}\n`);
+  for (const notice of [...auditNotices(run.document), ...(run.cacheProblem === null ? [] : [run.cacheProblem])]) io.stderr(`returnlint: ${notice}\n`);
   for (const { file, text } of rendered) if (file !== undefined) writeOutput(file, text);
   for (const { file, text } of rendered) if (file === undefined) io.stdout(text);
   // Every report in a file: standard output says where they went, and the verdict.

@@ -8,6 +8,7 @@ import {
   openReturnFile,
   openTaskSource,
   parseTaskList,
+  reportObject,
   taskTypeFromState,
   textSource,
   warningsVerdict,
@@ -18,8 +19,10 @@ import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { loadReturnlintConfig } from "../host.js";
 import { appendErrorLog } from "../error-log.js";
 import { emitOutputs, planOutputs } from "../formatters/output.js";
+import { emitVerdicts, telemetryEnabled } from "@returnlint/telemetry";
 import { colorWanted } from "../terminal.js";
 import { readStdinOf, type CommandIo } from "./io.js";
+import { returnlintVersion } from "../version.js";
 
 export const CHECK_HELP = `Usage: returnlint check [FILE | -] [options]
 
@@ -239,6 +242,14 @@ export async function check(argv: readonly string[], io: CommandIo): Promise<num
     // Not `{ ...io }`: spreading would read io.stdin, whose stream a run that reads a file never needs.
     const printer = { color, stdout: (text: string) => { io.stdout(text); } };
     await emitOutputs(outputs, inputs, { several: tasks !== undefined && tasks.length > 1 }, printer);
+
+    if (telemetryEnabled(io.env)) {
+      const reports = verdicts.map(({ result }) => reportObject(result.report, result.source.name, { ok: result.ok, quiet: false, facts: result.facts, ...(result.source.task === undefined ? {} : { task: result.source.task }) }));
+      const warn = (line: string) => {
+        io.stderr(`${line}\n`);
+      };
+      await emitVerdicts(reports, { env: io.env, command: "check", host: "cli", root, version: returnlintVersion(), warn });
+    }
 
     for (const { result, consumed } of verdicts) {
       const { report, source } = result;

@@ -4,6 +4,7 @@ import { isTerminal } from "../terminal.js";
 import { EXIT, isReturnlintError, ReturnlintError } from "@returnlint/core";
 import { claude, describeFailure, giveWay, HOSTS, hostNamed, runStopHook, type HostAdapter } from "@returnlint/hooks";
 import { readStdinOf, type CommandIo } from "./io.js";
+import { returnlintVersion } from "../version.js";
 
 export const HOOK_HELP = `Usage: returnlint hook HOST [options]
 
@@ -139,6 +140,8 @@ async function runHook(argv: readonly string[], io: CommandIo, interactive: bool
     failClosed,
     interactive,
     importer: hostImporter(),
+    env: io.env,
+    version: returnlintVersion(),
     stdout: (text) => {
       io.stdout(text);
     },

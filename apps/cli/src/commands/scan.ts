@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { createFileView, EXIT, mapOrdered, relativeInside, ReturnlintError, SPECS_DIR } from "@returnlint/core";
-import { knownCommand } from "@returnlint/api";
+import { knownCommand, reportObject, type ReportObject } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { writeOutput } from "../atomic.js";
 import { formatterFor } from "../formatters/index.js";
@@ -14,8 +14,10 @@ import { Progress } from "../scan/progress.js";
 import { scanReport } from "../scan/reports.js";
 import { Summary } from "../scan/summary.js";
 import { walkReturnFiles } from "../scan/walk.js";
+import { emitVerdicts, telemetryEnabled } from "@returnlint/telemetry";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
+import { returnlintVersion } from "../version.js";
 
 // `returnlint scan`: the options, and the loop that walks, checks (scan/check-one.ts), prints and counts each return.
 
@@ -147,8 +149,14 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     written: [] as string[],
   }));
 
+  // The verdicts as OpenTelemetry events, kept only when they will be sent.
+  const verdicts: ReportObject[] | undefined = telemetryEnabled(io.env) ? [] : undefined;
   for await (const outcome of mapOrdered(returnFiles, concurrency, checkOne)) {
     summary.add(outcome);
+    if (verdicts !== undefined && !("unreadable" in outcome)) {
+      const { ok, report, facts, source } = outcome;
+      verdicts.push(reportObject(report, source.name, { ok, quiet: false, facts, ...(source.task === undefined ? {} : { task: source.task }) }));
+    }
     if ("unreadable" in outcome) {
       progress.clear();
       io.stderr(`returnlint: ${outcome.unreadable}\n`);
@@ -173,6 +181,12 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   for (const problem of walkProblems) io.stderr(`returnlint: ${problem}\n`);
   for (const { file, last } of ends) if (file === undefined) out.write(last);
   out.flush();
+  if (verdicts !== undefined) {
+    const warn = (line: string) => {
+      io.stderr(`${line}\n`);
+    };
+    await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: returnlintVersion(), warn });
+  }
   return walkProblems.length > 0 ? EXIT.error : summary.exitCode;
 }
 
