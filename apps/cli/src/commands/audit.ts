@@ -1,3 +1,4 @@
+import path from "node:path";
 import { EXIT, ReturnlintError, relativeInside } from "@returnlint/core";
 import { auditCacheDir, auditNotices, auditVerdict, renderAudit, runAudit, type AuditFormat, type AuditProgress, type AuditRun } from "@returnlint/audit";
 import { integerOption, parseCommandLine } from "../args.js";
