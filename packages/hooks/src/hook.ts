@@ -1,4 +1,5 @@
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { EXIT, isReturnlintError, type Importer, type LoadedConfig, type SafeDir } from "@returnlint/core";
 import {
   blockReason,
@@ -19,7 +20,7 @@ import {
 import { emitVerdicts } from "@returnlint/telemetry";
 import type { HostAdapter, StopPayload } from "./host.js";
 import { claude } from "./hosts/claude.js";
-import { subagentRun } from "./run.js";
+import { readTail, subagentRun } from "./run.js";
 import { openEntry, openStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
 
 /** Where the hook writes: its answer to the host on `stdout`, why it let a stop through on `stderr`. */
@@ -133,16 +134,17 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
     return giveWay(io, failClosed, `ignoring a hook payload without the agent's final message (${payload.event} of ${agent ?? "the main agent"}): this ${host.title} version does not send it`);
   }
 
+  const transcriptPath = await caughtUpTranscript(host, payload, root, io);
   let checked: CheckedReturn;
   try {
-    const run = subagentRun({ root, host, ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }), ...(agent === undefined ? {} : { agent }) });
+    const run = subagentRun({ root, host, ...(transcriptPath === undefined ? {} : { transcriptPath }), ...(agent === undefined ? {} : { agent }) });
     const source = returnOfMessage({ message: payload.lastAssistantMessage, root, command, config, run });
     checked = await checkReturn(source, {
       root,
       command,
       config,
       ...(agent === undefined ? {} : { agent }),
-      ...(payload.transcriptPath === undefined ? {} : { transcriptPath: payload.transcriptPath }),
+      ...(transcriptPath === undefined ? {} : { transcriptPath }),
       ...(payload.transcriptAgentId === undefined ? {} : { transcriptAgentId: payload.transcriptAgentId }),
     });
   } catch (error) {
@@ -171,6 +173,33 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
   }
   // A block was the whole answer: nothing may follow it on standard output.
   return decision.kind === "block" ? EXIT.passed : passed(io);
+}
+
+/** How long the hook waits for a host's log to catch up with the stop, and how often it looks. */
+const TRANSCRIPT_WAIT_MS = 3000;
+const TRANSCRIPT_POLL_MS = 50;
+/** How much of the log's end is read to find the stop in it: the stop's own entry repeats the final message. */
+const tailBytes = (payload: StopPayload): number => 1024 * 1024 + 4 * (payload.lastAssistantMessage?.length ?? 0);
+
+/**
+ * The transcript to check the return against: the payload's, once the host's log has caught up
+ * with this stop (`transcriptCaughtUp`). One that has not within TRANSCRIPT_WAIT_MS is not read:
+ * the rules then say there is no transcript, and no claim is failed for work the log had yet to show.
+ */
+async function caughtUpTranscript(host: HostAdapter, payload: StopPayload, root: string, io: HostOutput): Promise<string | undefined> {
+  const given = payload.transcriptPath;
+  if (given === undefined || host.transcriptCaughtUp === undefined) return given;
+  const file = path.resolve(root, given);
+  const deadline = Date.now() + TRANSCRIPT_WAIT_MS;
+  for (;;) {
+    const tail = readTail(file, tailBytes(payload));
+    // A log that cannot be read is the rules' to report, as it is.
+    if (tail === undefined || host.transcriptCaughtUp(payload, tail)) return given;
+    if (Date.now() >= deadline) break;
+    await sleep(TRANSCRIPT_POLL_MS);
+  }
+  io.stderr(`returnlint hook: ${host.title} had not written this stop to ${given} after ${String(TRANSCRIPT_WAIT_MS / 1000)} s; the return's claims are not checked against it\n`);
+  return undefined;
 }
 
 /** The return passes, or is none of the hook's business: the host's "carry on". */

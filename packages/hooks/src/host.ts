@@ -43,6 +43,12 @@ export interface HostAdapter {
   readonly reader: "subagent" | "parent";
   /** The file that defines a project agent of this name, relative to the project root, or undefined when the host has none there. */
   definitionFile(agent: string): string | undefined;
+  /**
+   * Whether the transcript has caught up with this stop, from its last lines. For a host that writes
+   * its log behind its hooks (Copilot CLI: a subagent's commands and writes can reach events.jsonl
+   * after its subagentStop hook started); absent where the transcript is whole when the hook runs.
+   */
+  transcriptCaughtUp?(payload: StopPayload, tail: string): boolean;
 }
 
 /**
@@ -70,6 +76,8 @@ export interface StopPayload {
   readonly transcriptPath?: string;
   /** Whose run the transcript holds, when it logs the whole session (Copilot CLI: the subagent's agentId). */
   readonly transcriptAgentId?: string;
+  /** When the host says the agent stopped (Copilot CLI's `timestamp`, in ms), which its log repeats for this stop. */
+  readonly stoppedAt?: number;
 }
 
 export type PayloadOutcome =

@@ -1,3 +1,4 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { FileRefusedError, readRegularFile, readTranscript, ReturnlintError, writtenFiles } from "@returnlint/core";
 import type { SubagentRun } from "@returnlint/api";
@@ -39,5 +40,35 @@ function readDefinition(file: string): string | undefined {
     if (!(error instanceof FileRefusedError)) throw error;
     if (error.kind === "missing") return undefined;
     throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read the agent definition ${file}: ${error.reason}.`);
+  }
+}
+
+/**
+ * The last `bytes` of a file (a host's log), or undefined when it is not a regular file that can be
+ * read. Opened without blocking, so that a FIFO by that name never holds the hook up.
+ */
+export function readTail(file: string, bytes: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return undefined;
+    const length = Math.min(stats.size, bytes);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const got = readSync(fd, buffer, read, length - read, stats.size - length + read);
+      if (got === 0) break;
+      read += got;
+    }
+    return buffer.toString("utf8", 0, read);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }

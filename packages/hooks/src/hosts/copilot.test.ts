@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { copilot, parseCopilotPayload, parsePayload, runStopHook, STATE_DIR, type StopHookOptions } from "../index.js";
+import { copilot, copilotLogCaughtUp, parseCopilotPayload, parsePayload, runStopHook, STATE_DIR, type StopHookOptions } from "../index.js";
 
 // Copilot CLI's stop hooks, on the payloads Copilot CLI 1.0.102 sent a hook script (recorded in
 // fixtures/copilot-1.0.102/: a custom agent, lean-research-agent, and the built-in explore).
@@ -79,6 +79,7 @@ describe("parseCopilotPayload: what Copilot CLI 1.0.102 sends", () => {
         lastAssistantMessage: recorded.response,
         transcriptPath: recorded.transcriptPath,
         transcriptAgentId: recorded.agentId,
+        stoppedAt: recorded.timestamp,
       },
     });
     expect(parseCopilotPayload(JSON.stringify(fixture("subagentStop-explore")))).toMatchObject({ ok: true, payload: { agentType: "explore" } });
@@ -180,5 +181,56 @@ describe("returnlint hook copilot", () => {
     expect(again.stdout).toBe("");
     expect(again.stderr).toContain("(--fail-closed gave way: repeated-feedback)");
     expect(readdirSync(path.join(root, STATE_DIR, "verdicts"))).toEqual([`lean-research-agent--${AGENT_ID}.json`]);
+  });
+});
+
+/**
+ * Copilot CLI 1.0.102 writes its session log behind its hooks: a subagent's last commands can reach
+ * events.jsonl after its subagentStop hook started (seen in the hosts suite: a green run blocked for
+ * "no test run"). The log recorded there (the claims reader's fixture) ends with this stop's
+ * hook.start at line 27; the hook waits for it before it weighs claims against the log.
+ */
+describe("returnlint hook copilot: a session log that has not caught up with the stop", () => {
+  const LOG = path.join(import.meta.dirname, "..", "..", "..", "core", "src", "transcript", "fixtures", "copilot-1.0.102", "events.jsonl");
+  const lines = readFileSync(LOG, "utf8").split("\n");
+  const hookStart = JSON.parse(lines[26] ?? "") as { data: { input: Record<string, unknown> } };
+  const input = hookStart.data.input;
+  /** The subagent's stop as Copilot CLI sent it, with the log at `log`. */
+  const stop = (root: string, log: string) => JSON.stringify({ ...input, cwd: root, transcriptPath: log });
+  const strictProject = () => project({ "returnlint.config.json": JSON.stringify({ preset: "strict" }), "specs/259_prove_completeness/notes.md": "# Notes\n" });
+  const payload = { event: "subagentStop", main: false, sessionId: "s", cwd: "/", stopHookActive: false, agentId: String(input.agentId), stoppedAt: Number(input.timestamp) };
+
+  it("copilotLogCaughtUp: yes once the log holds this stop's hook.start, not for another stop's", () => {
+    expect(copilotLogCaughtUp(payload, lines.slice(0, 26).join("\n"))).toBe(false);
+    expect(copilotLogCaughtUp(payload, lines.slice(0, 27).join("\n"))).toBe(true);
+    // The second stop of the same agent (line 36) is not this one.
+    expect(copilotLogCaughtUp({ ...payload, stoppedAt: payload.stoppedAt + 1 }, lines.slice(0, 27).join("\n"))).toBe(false);
+  });
+
+  it("waits for the rest of the log, then weighs the claims against it: the failing test run is quoted", async () => {
+    const root = strictProject();
+    const log = path.join(root, "events.jsonl");
+    writeFileSync(log, `${lines.slice(0, 16).join("\n")}\n`);
+    const rest = setTimeout(() => {
+      appendFileSync(log, lines.slice(16).join("\n"));
+    }, 300);
+    const ran = await run({ payloadText: stop(root, log), cwd: root });
+    clearTimeout(rest);
+    expect(ran.status).toBe(0);
+    const answer = JSON.parse(ran.stdout) as { decision: string; reason: string };
+    expect(answer.decision).toBe("block");
+    expect(answer.reason).toMatch(/- \/tests_passed: your last test run failed \(transcript line 17, node --test: # fail 1\)/);
+    expect(ran.stderr).toBe("");
+  });
+
+  it("a log that never catches up is not read: the return is judged without it, and the user is told why", async () => {
+    const root = strictProject();
+    const log = path.join(root, "events.jsonl");
+    writeFileSync(log, `${lines.slice(0, 16).join("\n")}\n`);
+    const ran = await run({ payloadText: stop(root, log), cwd: root });
+    expect(ran.stdout).toBe("");
+    expect(ran.stderr).toBe(`returnlint hook: Copilot CLI had not written this stop to ${log} after 3 s; the return's claims are not checked against it\n`);
+    const verdict = JSON.parse(readFileSync(path.join(root, STATE_DIR, "verdicts", `lean-research-agent--${String(input.agentId)}.json`), "utf8")) as Record<string, unknown>;
+    expect(verdict).toMatchObject({ ok: true, decision: "pass" });
   });
 });

@@ -1,4 +1,4 @@
-import type { HostAdapter, PayloadOutcome } from "../host.js";
+import type { HostAdapter, PayloadOutcome, StopPayload } from "../host.js";
 import { decisionBlock, parsePayload as parseClaudePayload } from "./claude.js";
 import { PayloadFields } from "./payload-fields.js";
 
@@ -38,6 +38,7 @@ export function parseCopilotPayload(text: string): PayloadOutcome {
   const agentType = fields.string("agentType") ?? fields.string("agentName");
   const lastAssistantMessage = fields.value.response === "" ? "" : fields.string("response");
   const transcriptPath = fields.string("transcriptPath");
+  const stoppedAt = typeof fields.value.timestamp === "number" ? fields.value.timestamp : undefined;
   if (fields.reason !== undefined || sessionId === undefined || cwd === undefined) return { ok: false, reason: fields.reason ?? "" };
   return {
     ok: true,
@@ -51,8 +52,33 @@ export function parseCopilotPayload(text: string): PayloadOutcome {
       ...(agentType === undefined ? {} : { agentType }),
       ...(lastAssistantMessage === undefined ? {} : { lastAssistantMessage }),
       ...(transcriptPath === undefined ? {} : { transcriptPath, ...(agentId === undefined ? {} : { transcriptAgentId: agentId }) }),
+      ...(stoppedAt === undefined ? {} : { stoppedAt }),
     },
   };
+}
+
+/**
+ * Whether Copilot CLI's session log has caught up with this stop: it holds the `hook.start` event
+ * of this subagentStop (the hook's input, with the agent's id and the stop's timestamp). Copilot CLI
+ * appends its events in order but writes them behind the hooks it runs (1.0.102): the subagent's
+ * last commands and writes may reach the file after the hook started, and a log read before they
+ * do would show work done as work missing. Every event before this stop's `hook.start` is in the
+ * file once it is.
+ */
+export function copilotLogCaughtUp(payload: StopPayload, tail: string): boolean {
+  if (payload.agentId === undefined || payload.stoppedAt === undefined) return true;
+  const agentId = JSON.stringify(payload.agentId);
+  const stamp = `"timestamp":${String(payload.stoppedAt)}`;
+  return tail.split("\n").some((line) => {
+    if (!line.includes('"hook.start"') || !line.includes(agentId) || !line.includes(stamp)) return false;
+    try {
+      const entry = JSON.parse(line) as { type?: unknown; data?: { hookType?: unknown; input?: { agentId?: unknown; timestamp?: unknown } } };
+      const input = entry.data?.input;
+      return entry.type === "hook.start" && entry.data?.hookType === "subagentStop" && input !== undefined && input.agentId === payload.agentId && input.timestamp === payload.stoppedAt;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -73,4 +99,5 @@ export const copilot: HostAdapter = {
   holdBy: "block",
   reader: "subagent",
   definitionFile: (agent) => `.github/agents/${agent}.agent.md`,
+  transcriptCaughtUp: copilotLogCaughtUp,
 };
