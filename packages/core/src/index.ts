@@ -19,7 +19,9 @@ export { CLAIM_KEYWORD, CLAIM_KINDS, SUCCESS_KEYWORD, claimMapOf, placeOf, shown
 export { readTranscript, writtenFiles, WRITE_TOOL_NAMES, WRITE_TOOLS, type Transcript, type TranscriptWrite } from "./transcript.js";
 export {
   CLAIMS_TRANSCRIPT_BYTES,
+  claimsFacts,
   hostOf,
+  MAX_TRANSCRIPT_BYTES_OPTION,
   lastOutputLine,
   OUTPUT_TAIL_CHARS,
   readRunFacts,

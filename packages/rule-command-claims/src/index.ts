@@ -1,4 +1,4 @@
-import { CLAIMS_TRANSCRIPT_BYTES, claimedValues, defineRule, docsUrl, isObject, isSuccessLike, lastOutputLine, runFactsFor, type CommandFact } from "@returnlint/core";
+import { CLAIMS_TRANSCRIPT_BYTES, claimsFacts, MAX_TRANSCRIPT_BYTES_OPTION, claimedValues, defineRule, docsUrl, isObject, isSuccessLike, lastOutputLine, type CommandFact } from "@returnlint/core";
 
 interface Options {
   maxTranscriptBytes: number;
@@ -51,7 +51,7 @@ export default defineRule<Options>(docsUrl)({
       type: "object",
       additionalProperties: false,
       properties: {
-        maxTranscriptBytes: { type: "integer", minimum: 1, description: "How much of the transcript is read at most; a longer one is read up to this size and an [INFO] line says so." },
+        maxTranscriptBytes: MAX_TRANSCRIPT_BYTES_OPTION,
       },
       required: ["maxTranscriptBytes"],
     },
@@ -87,20 +87,11 @@ export default defineRule<Options>(docsUrl)({
     },
   },
   check(context) {
-    const { value, claims, expected, files, options } = context;
+    const { value, claims } = context;
     const claimed = claimedValues(value, [...claims.map.commands, ...KNOWN_PLACES]).flatMap(({ pointer, value: entry }) => claimedCommand(entry, pointer) ?? []);
     if (claimed.length === 0) return;
-    const facts = runFactsFor(expected, files.root, options.maxTranscriptBytes);
-    if (facts === undefined) {
-      context.info({ messageId: "noTranscript", data: { count: claimed.length } });
-      return;
-    }
-    // An unreadable transcript proves nothing either way: said, never a block.
-    if (!facts.ok) {
-      context.report({ messageId: "transcriptUnreadable", data: { reason: facts.reason }, level: "warn" });
-      return;
-    }
-    if (facts.truncated) context.info({ messageId: "transcriptTruncated", data: { maxBytes: options.maxTranscriptBytes, file: facts.file } });
+    const facts = claimsFacts(context, claimed.length);
+    if (facts === undefined) return;
     // A return that says its work failed does not claim its commands succeeded; that they ran, it still does.
     const claimsSuccess = claims.counted ?? (claims.status === null || isSuccessLike(claims.status));
     const ranList = facts.commands.length === 0 ? "" : `: ${facts.commands.slice(-5).map((ran) => `line ${String(ran.line)} \`${squeezed(ran.command).slice(0, 80)}\``).join(", ")}`;

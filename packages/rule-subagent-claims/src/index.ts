@@ -1,4 +1,4 @@
-import { CLAIMS_TRANSCRIPT_BYTES, claimedValues, defineRule, docsUrl, isObject, runFactsFor } from "@returnlint/core";
+import { CLAIMS_TRANSCRIPT_BYTES, claimsFacts, MAX_TRANSCRIPT_BYTES_OPTION, claimedValues, defineRule, docsUrl, isObject } from "@returnlint/core";
 
 interface Options {
   maxTranscriptBytes: number;
@@ -37,7 +37,7 @@ export default defineRule<Options>(docsUrl)({
       type: "object",
       additionalProperties: false,
       properties: {
-        maxTranscriptBytes: { type: "integer", minimum: 1, description: "How much of the transcript is read at most; a longer one is read up to this size and an [INFO] line says so." },
+        maxTranscriptBytes: MAX_TRANSCRIPT_BYTES_OPTION,
       },
       required: ["maxTranscriptBytes"],
     },
@@ -66,20 +66,11 @@ export default defineRule<Options>(docsUrl)({
     },
   },
   check(context) {
-    const { value, expected, files, options } = context;
+    const { value } = context;
     const reported = claimedValues(value, KNOWN_PLACES).flatMap(({ pointer, value: entry }) => reportedSubagent(entry, pointer) ?? []);
     if (reported.length === 0) return;
-    const facts = runFactsFor(expected, files.root, options.maxTranscriptBytes);
-    if (facts === undefined) {
-      context.info({ messageId: "noTranscript", data: { count: reported.length } });
-      return;
-    }
-    // An unreadable transcript proves nothing either way: said, never a block.
-    if (!facts.ok) {
-      context.report({ messageId: "transcriptUnreadable", data: { reason: facts.reason }, level: "warn" });
-      return;
-    }
-    if (facts.truncated) context.info({ messageId: "transcriptTruncated", data: { maxBytes: options.maxTranscriptBytes, file: facts.file } });
+    const facts = claimsFacts(context, reported.length);
+    if (facts === undefined) return;
     const calledList = facts.subagents.length === 0 ? " (it called none)" : ` (it called ${[...new Set(facts.subagents.map((call) => call.agent))].join(", ")})`;
     for (const { agent, pointer, admitsNoReturn } of reported) {
       const calls = facts.subagents.filter((call) => call.agent === agent);

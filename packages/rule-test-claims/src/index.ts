@@ -1,4 +1,4 @@
-import { CLAIMS_TRANSCRIPT_BYTES, claimedValues, defineRule, docsUrl, isSuccessLike, runFactsFor, valueAt, type TestRunFact } from "@returnlint/core";
+import { CLAIMS_TRANSCRIPT_BYTES, claimsFacts, MAX_TRANSCRIPT_BYTES_OPTION, claimedValues, defineRule, docsUrl, isSuccessLike, valueAt, type TestRunFact } from "@returnlint/core";
 
 interface Options {
   maxTranscriptBytes: number;
@@ -58,7 +58,7 @@ export default defineRule<Options>(docsUrl)({
       type: "object",
       additionalProperties: false,
       properties: {
-        maxTranscriptBytes: { type: "integer", minimum: 1, description: "How much of the transcript is read at most; a longer one is read up to this size and an [INFO] line says so." },
+        maxTranscriptBytes: MAX_TRANSCRIPT_BYTES_OPTION,
         summaryWords: { type: "string", enum: ["warn", "off"], description: "A summary that says the tests pass in words (\"all tests pass\"): checked as a warning, or not read." },
       },
       required: ["maxTranscriptBytes", "summaryWords"],
@@ -88,7 +88,7 @@ export default defineRule<Options>(docsUrl)({
     },
   },
   check(context) {
-    const { value, claims, expected, files, options } = context;
+    const { value, claims, options } = context;
     const found: Claim[] = [
       ...claimedValues(value, claims.map.tests).flatMap(({ pointer, value: said }) => (saysPassed(said) ? [{ pointer, kind: "test" as const }] : [])),
       ...KNOWN_PLACES.flatMap(({ pointer, kind }) => claimedValues(value, [pointer]).flatMap(({ value: said }) => (saysPassed(said) ? [{ pointer, kind }] : []))),
@@ -100,17 +100,8 @@ export default defineRule<Options>(docsUrl)({
     const claimsAt = [...new Map(found.map((claim) => [claim.pointer, claim])).values()];
     // A return that says it failed claims nothing passed, whatever its fields say.
     if (!(claims.counted ?? (claims.status === null || isSuccessLike(claims.status)))) return;
-    const facts = runFactsFor(expected, files.root, options.maxTranscriptBytes);
-    if (facts === undefined) {
-      context.info({ messageId: "noTranscript" });
-      return;
-    }
-    // An unreadable transcript proves nothing either way: said, never a block.
-    if (!facts.ok) {
-      context.report({ messageId: "transcriptUnreadable", data: { reason: facts.reason }, level: "warn" });
-      return;
-    }
-    if (facts.truncated) context.info({ messageId: "transcriptTruncated", data: { maxBytes: options.maxTranscriptBytes, file: facts.file } });
+    const facts = claimsFacts(context, claimsAt.length);
+    if (facts === undefined) return;
     for (const claim of claimsAt) {
       const runs = facts.tests.filter((run) => BUILD_RUNNERS.has(run.runner) === (claim.kind === "build"));
       const last: TestRunFact | undefined = runs.at(-1);

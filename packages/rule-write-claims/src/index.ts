@@ -1,6 +1,6 @@
 import path from "node:path";
 import { realpathSync } from "node:fs";
-import { CLAIMS_TRANSCRIPT_BYTES, claimedValues, defineRule, docsUrl, isObject, isSuccessLike, runFactsFor, valueAt, type CommandFact, type RunFacts, type WriteFact } from "@returnlint/core";
+import { CLAIMS_TRANSCRIPT_BYTES, claimsFacts, MAX_TRANSCRIPT_BYTES_OPTION, claimedValues, defineRule, docsUrl, isObject, isSuccessLike, valueAt, type CommandFact, type RunFacts, type WriteFact } from "@returnlint/core";
 
 interface Options {
   maxTranscriptBytes: number;
@@ -63,7 +63,7 @@ export default defineRule<Options>(docsUrl)({
       type: "object",
       additionalProperties: false,
       properties: {
-        maxTranscriptBytes: { type: "integer", minimum: 1, description: "How much of the transcript is read at most; a longer one is read up to this size and an [INFO] line says so." },
+        maxTranscriptBytes: MAX_TRANSCRIPT_BYTES_OPTION,
       },
       required: ["maxTranscriptBytes"],
     },
@@ -98,21 +98,12 @@ export default defineRule<Options>(docsUrl)({
     },
   },
   check(context) {
-    const { value, claims, expected, files, options } = context;
+    const { value, claims, files } = context;
     const claimed = createdClaims(value, claims.artifacts);
     if (claimed.length === 0) return;
     if (!(claims.counted ?? (claims.status === null || isSuccessLike(claims.status)))) return;
-    const facts = runFactsFor(expected, files.root, options.maxTranscriptBytes);
-    if (facts === undefined) {
-      context.info({ messageId: "noTranscript", data: { count: claimed.length } });
-      return;
-    }
-    // An unreadable transcript proves nothing either way: said, never a block.
-    if (!facts.ok) {
-      context.report({ messageId: "transcriptUnreadable", data: { reason: facts.reason }, level: "warn" });
-      return;
-    }
-    if (facts.truncated) context.info({ messageId: "transcriptTruncated", data: { maxBytes: options.maxTranscriptBytes, file: facts.file } });
+    const facts = claimsFacts(context, claimed.length);
+    if (facts === undefined) return;
     const seen = new Set<string>();
     for (const { path: given, pointer } of claimed) {
       if (seen.has(given)) continue;

@@ -8,7 +8,7 @@ import { codexReader } from "./codex.js";
 import { copilotReader } from "./copilot.js";
 import type { HostReader, NoFacts, RunFacts, TranscriptHost } from "./facts.js";
 import { testRunOf } from "./runners.js";
-import type { Expected } from "../types.js";
+import type { Expected, RuleContext } from "../types.js";
 
 export interface ReadFactsOptions {
   /** Where relative paths in the transcript resolve when it names no working folder. */
@@ -145,4 +145,38 @@ export function runFactsFor(expected: Expected, root: string, maxBytes: number):
   const given = expected.transcriptPath;
   if (given === undefined || given === "") return undefined;
   return readRunFacts(path.resolve(root, given), { root, maxBytes, ...(expected.transcriptAgentId === undefined ? {} : { agentId: expected.transcriptAgentId }) });
+}
+
+/** The option every claims rule takes: how much of the transcript it reads. */
+export const MAX_TRANSCRIPT_BYTES_OPTION = {
+  type: "integer",
+  minimum: 1,
+  description: "How much of the transcript is read at most; a longer one is read up to this size and an [INFO] line says so.",
+} as const;
+
+/** The messages a claims rule words for a transcript it has not, cannot read, or reads in part. */
+type TranscriptMessageId = "noTranscript" | "transcriptUnreadable" | "transcriptTruncated";
+
+/**
+ * The facts a claims rule weighs `count` claims against, or undefined when there are none, said in
+ * the rule's own words: no transcript is a note (`noTranscript`), one that cannot be read a warning
+ * (`transcriptUnreadable`: it proves nothing either way, so never a pass and never a block); a
+ * transcript read only in part says so too (`transcriptTruncated`).
+ */
+export function claimsFacts(
+  context: Pick<RuleContext<{ readonly maxTranscriptBytes: number }, TranscriptMessageId>, "expected" | "files" | "options" | "info" | "report">,
+  count: number,
+): RunFacts | undefined {
+  const { options } = context;
+  const facts = runFactsFor(context.expected, context.files.root, options.maxTranscriptBytes);
+  if (facts === undefined) {
+    context.info({ messageId: "noTranscript", data: { count } });
+    return undefined;
+  }
+  if (!facts.ok) {
+    context.report({ messageId: "transcriptUnreadable", data: { reason: facts.reason }, level: "warn" });
+    return undefined;
+  }
+  if (facts.truncated) context.info({ messageId: "transcriptTruncated", data: { maxBytes: options.maxTranscriptBytes, file: facts.file } });
+  return facts;
 }
