@@ -13,6 +13,7 @@ Commands:
   scan [DIR]           validate every .return-meta.json below DIR (default: specs/)
   audit [REPO]         validate every committed version of every .return-meta.json in
                        a repository's history: phantom work per agent and month
+  audit merge FILE...  one report of many repositories' audits (--format ndjson files)
   hook HOST            a host's subagent-stop hook (claude, codex, copilot, cursor,
                        gemini): block a stop whose return fails
   init                 write a commented returnlint.config.yaml for your format

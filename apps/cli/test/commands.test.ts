@@ -289,5 +289,8 @@ describe("help", () => {
       expect(help.status, command).toBe(0);
       expect(help.stdout, command).toMatch(new RegExp(`^Usage: returnlint ${command}`));
     }
+    // A subcommand has its line too, and its usage in its command's help.
+    expect(main.stdout).toMatch(/^ {2}audit merge FILE\.\.\. +one report of many repositories' audits/m);
+    expect(returnlint(["audit", "--help"]).stdout).toContain("returnlint audit merge FILE...");
   });
 });
