@@ -1,25 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 import { parsePayload, runClaudeHook, STATE_DIR, type ClaudeHookOptions } from "./index.js";
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
-
-const projects: string[] = [];
-afterAll(() => {
-  for (const root of projects.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-
-function project(files: Readonly<Record<string, string>> = {}): string {
-  const root = mkdtempSync(path.join(tmpdir(), "returnlint-claude-code-"));
-  projects.push(root);
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), content);
-  }
-  return root;
-}
 
 /** A SubagentStop payload (the fields of @anthropic-ai/claude-agent-sdk's SubagentStopHookInput) whose final message returns `artifacts`. */
 function subagentStop(cwd: string, artifacts: readonly string[], stopHookActive = false): string {
@@ -60,7 +45,7 @@ const verdictOf = (root: string) => JSON.parse(readFileSync(path.join(root, STAT
 
 describe("runClaudeHook", { timeout: 30_000 }, () => {
   it("sends back a subagent whose artifact does not exist, and leaves the verdict", async () => {
-    const root = project();
+    const root = tempProject();
     const answer = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root });
     expect(answer.status).toBe(0);
     expect(answer.stderr).toBe("");
@@ -72,13 +57,13 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
   });
 
   it("lets a good return stop silently", async () => {
-    const root = project({ [REPORT]: "# Research\n" });
+    const root = tempProject({ [REPORT]: "# Research\n" });
     expect(await run({ payloadText: subagentStop(root, [REPORT]), cwd: root })).toEqual({ status: 0, stdout: "", stderr: "" });
     expect(verdictOf(root)).toMatchObject({ ok: true, errors: [], decision: "pass" });
   });
 
   it("blocks at most maxBlocks times, then lets the stop through, says so and records why", async () => {
-    const root = project();
+    const root = tempProject();
     const first = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root, maxBlocks: 1 });
     expect(JSON.parse(first.stdout)).toMatchObject({ decision: "block" });
     const other = "specs/259_prove_completeness/reports/research-002.md";
@@ -88,7 +73,7 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
   });
 
   it("lets the stop through on a broken payload, or answers 2 with failClosed", async () => {
-    const root = project();
+    const root = tempProject();
     const said = "returnlint hook: ignoring a broken hook payload: the payload must be a JSON object; received array (the stop goes through; --fail-closed blocks instead)";
     // The user sees the systemMessage; standard error is for logs.
     expect(await run({ payloadText: "[]", cwd: root })).toEqual({ status: 0, stdout: `${JSON.stringify({ systemMessage: said })}\n`, stderr: `${said}\n` });
@@ -100,8 +85,8 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
   });
 
   it("never throws: a state folder that is a symlink is refused in a sentence and the stop goes through", async () => {
-    const root = project();
-    const elsewhere = project();
+    const root = tempProject();
+    const elsewhere = tempProject();
     symlinkSync(elsewhere, path.join(root, STATE_DIR));
     const answer = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root });
     expect(answer.status).toBe(0);
@@ -110,7 +95,7 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
   });
 
   it("an unknown command is said and lets the stop through; run by hand, it is thrown as a usage error", async () => {
-    const root = project();
+    const root = tempProject();
     const answer = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root, command: "implment" });
     expect(answer.status).toBe(0);
     expect((JSON.parse(answer.stdout) as { systemMessage: string }).systemMessage).toContain('Unknown command "implment" (did you mean "implement"?)');
@@ -118,7 +103,7 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
   });
 
   it("reads the config file it is given, relative to cwd", async () => {
-    const root = project({ "tools/returnlint.config.json": JSON.stringify({ agents: { "lean-research-agent": "plan" } }) });
+    const root = tempProject({ "tools/returnlint.config.json": JSON.stringify({ agents: { "lean-research-agent": "plan" } }) });
     const answer = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root, configFile: "tools/returnlint.config.json" });
     // Its agents map, not the agent's name, says which command's rules apply.
     expect((JSON.parse(answer.stdout) as { reason: string }).reason).toContain("failed validation for /plan (");

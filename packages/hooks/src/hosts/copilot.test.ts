@@ -1,7 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 import { copilot, copilotLogCaughtUp, parseCopilotPayload, parsePayload, runStopHook, STATE_DIR, type StopHookOptions } from "../index.js";
 
 // Copilot CLI's stop hooks, on the payloads Copilot CLI 1.0.102 sent a hook script (recorded in
@@ -12,21 +12,6 @@ const REPORT = "specs/259_prove_completeness/reports/research-001.md";
 
 function fixture(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8")) as Record<string, unknown>;
-}
-
-const projects: string[] = [];
-afterAll(() => {
-  for (const root of projects.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-
-function project(files: Readonly<Record<string, string>> = {}): string {
-  const root = mkdtempSync(path.join(tmpdir(), "returnlint-copilot-"));
-  projects.push(root);
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), content);
-  }
-  return root;
 }
 
 /** The final message of a research subagent whose v7 return names `artifacts`. */
@@ -131,7 +116,7 @@ describe("parseCopilotPayload: what Copilot CLI 1.0.102 sends", () => {
 
 describe("returnlint hook copilot", () => {
   it("blocks a phantom return with the reason for the subagent, and lets the fixed one stop with nothing on standard output", async () => {
-    const root = project();
+    const root = tempProject();
     const blocked = await run({ payloadText: subagentStop(root, finalMessage([REPORT])), cwd: root });
     expect(blocked.status).toBe(0);
     const answer = JSON.parse(blocked.stdout) as { decision: string; reason: string };
@@ -149,7 +134,7 @@ describe("returnlint hook copilot", () => {
   });
 
   it("leaves the built-in explore agent and an agentStop alone, writing nothing", async () => {
-    const root = project();
+    const root = tempProject();
     const explore = await run({ payloadText: JSON.stringify({ ...fixture("subagentStop-explore"), cwd: root }), cwd: root });
     expect(explore).toEqual({ status: 0, stdout: "", stderr: "" });
     const agentStop = await run({ payloadText: JSON.stringify({ ...fixture("agentStop"), cwd: root }), cwd: root });
@@ -158,7 +143,7 @@ describe("returnlint hook copilot", () => {
   });
 
   it("lets a stop through with exit 2, which Copilot CLI shows as a hook warning: a broken config, a broken payload", async () => {
-    const root = project({ "returnlint.config.json": JSON.stringify({ rules: { "status-enun": "error" } }) });
+    const root = tempProject({ "returnlint.config.json": JSON.stringify({ rules: { "status-enun": "error" } }) });
     const broken = await run({ payloadText: subagentStop(root, finalMessage([REPORT])), cwd: root });
     expect(broken.status).toBe(2);
     expect(broken.stdout).toBe("");
@@ -172,7 +157,7 @@ describe("returnlint hook copilot", () => {
   });
 
   it("--fail-closed holds the subagent with a block (Copilot CLI's exit 2 only warns), once per problem", async () => {
-    const root = project({ "returnlint.config.json": JSON.stringify({ rules: { "status-enun": "error" } }) });
+    const root = tempProject({ "returnlint.config.json": JSON.stringify({ rules: { "status-enun": "error" } }) });
     const held = await run({ payloadText: subagentStop(root, finalMessage([REPORT])), cwd: root, failClosed: true });
     expect(held.status).toBe(0);
     expect((JSON.parse(held.stdout) as { decision: string; reason: string }).reason).toContain('rules.status-enun: unknown rule "status-enun"');
@@ -197,7 +182,7 @@ describe("returnlint hook copilot: a session log that has not caught up with the
   const input = hookStart.data.input;
   /** The subagent's stop as Copilot CLI sent it, with the log at `log`. */
   const stop = (root: string, log: string) => JSON.stringify({ ...input, cwd: root, transcriptPath: log });
-  const strictProject = () => project({ "returnlint.config.json": JSON.stringify({ preset: "strict" }), "specs/259_prove_completeness/notes.md": "# Notes\n" });
+  const strictProject = () => tempProject({ "returnlint.config.json": JSON.stringify({ preset: "strict" }), "specs/259_prove_completeness/notes.md": "# Notes\n" });
   const payload = { event: "subagentStop", main: false, sessionId: "s", cwd: "/", stopHookActive: false, agentId: String(input.agentId), stoppedAt: Number(input.timestamp) };
 
   it("copilotLogCaughtUp: yes once the log holds this stop's hook.start, not for another stop's", () => {

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "@returnlint/testing";
 import { runStopHook, STATE_DIR, type StopHookOptions } from "../index.js";
 import { gemini, parseGeminiPayload } from "./gemini.js";
 
@@ -15,21 +16,6 @@ const INVOKE_AGENT = recorded("gemini-invoke-agent.json");
 const COMPLETE_TASK = recorded("gemini-complete-task.json");
 const SESSION = String(INVOKE_AGENT.session_id);
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
-
-const projects: string[] = [];
-afterAll(() => {
-  for (const root of projects.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-
-function project(files: Readonly<Record<string, string>> = {}): string {
-  const root = mkdtempSync(path.join(tmpdir(), "returnlint-gemini-"));
-  projects.push(root);
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), content);
-  }
-  return root;
-}
 
 /** The recorded invoke_agent payload, moved to `root`, with the agent and the subagent's result changed when a test says so. */
 function invokeAgent(root: string, change: { readonly agent?: string; readonly result?: string; readonly session?: string } = {}): string {
@@ -116,7 +102,7 @@ describe("returnlint hook gemini: reading Gemini CLI's AfterTool payload", () =>
 
 describe("returnlint hook gemini: the parent reads the block in place of the return", () => {
   it("blocks the recorded phantom return with what the parent needs: why it failed, what to do, what it returned", async () => {
-    const root = project();
+    const root = tempProject();
     const run = await hook(invokeAgent(root));
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
@@ -130,14 +116,14 @@ describe("returnlint hook gemini: the parent reads the block in place of the ret
   });
 
   it("passes once the report is there: nothing on standard output, the run closed", async () => {
-    const root = project({ [REPORT]: "# Research\n" });
+    const root = tempProject({ [REPORT]: "# Research\n" });
     const run = await hook(invokeAgent(root));
     expect(run).toEqual({ status: 0, stdout: "", stderr: "" });
     expect(verdictOf(root)).toMatchObject({ ok: true, decision: "pass", attempts: 1 });
   });
 
   it("cuts a long return it quotes, and says how much it left out", async () => {
-    const root = project();
+    const root = tempProject();
     const long = `${consoleReturn(REPORT)}\n\n${"Notes on the lemmas. ".repeat(200)}`;
     const reason = (JSON.parse((await hook(invokeAgent(root, { result: long }))).stdout) as { reason: string }).reason;
     expect(reason).toContain(`\n… (${String(long.length - 2000)} more characters)`);
@@ -145,7 +131,7 @@ describe("returnlint hook gemini: the parent reads the block in place of the ret
   });
 
   it("counts the parent's re-invocations of the same agent in the session: blocks, then gives way after --max-blocks, said to the user", async () => {
-    const root = project();
+    const root = tempProject();
     const first = await hook(invokeAgent(root, { result: consoleReturn(`${REPORT}.1`) }), { maxBlocks: 1 });
     expect(JSON.parse(first.stdout)).toMatchObject({ decision: "block" });
     const second = await hook(invokeAgent(root, { result: consoleReturn(`${REPORT}.2`) }), { maxBlocks: 1 });
@@ -161,7 +147,7 @@ describe("returnlint hook gemini: the parent reads the block in place of the ret
   });
 
   it("a pass ends the run: the next failing invocation of that agent is blocked again", async () => {
-    const root = project();
+    const root = tempProject();
     expect(JSON.parse((await hook(invokeAgent(root), { maxBlocks: 1 })).stdout)).toMatchObject({ decision: "block" });
     writeFileSync(path.join(root, "passing.md"), "# Done\n");
     expect((await hook(invokeAgent(root, { result: consoleReturn("passing.md") }), { maxBlocks: 1 })).stdout).toBe("");
@@ -169,7 +155,7 @@ describe("returnlint hook gemini: the parent reads the block in place of the ret
   });
 
   it("leaves Gemini CLI's own agents alone, whatever --command says", async () => {
-    const root = project();
+    const root = tempProject();
     for (const agent of ["codebase_investigator", "cli_help", "generalist", "browser_agent"]) {
       expect(await hook(invokeAgent(root, { agent, result: "Here is what I found, in prose." }), { command: "research" })).toEqual({ status: 0, stdout: "", stderr: "" });
     }
@@ -192,7 +178,7 @@ describe("returnlint hook gemini: the parent reads the block in place of the ret
   });
 
   it("writes nothing for the subagent's complete_task call", async () => {
-    const root = project();
+    const root = tempProject();
     expect(await hook(JSON.stringify({ ...COMPLETE_TASK, cwd: root }))).toEqual({ status: 0, stdout: "", stderr: "" });
     expect(readdirSync(root)).toEqual([]);
   });
