@@ -8,19 +8,29 @@
 // - dist/returnlint.js: the same CLI for `node dist/returnlint.js` (README, scripts), a
 //   two-line ESM file that loads returnlint.cjs.
 import { spawnSync } from "node:child_process";
+import { transformSync } from "esbuild";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Writes dist/returnlint.cjs (src/loader.cjs) and dist/returnlint.js, and wraps dist/cli.cjs; returns the loader's URL. */
+/**
+ * The loader as it ships: src/loader.cjs without its comments and indentation. Node compiles the
+ * bin from source at every start (it has no code cache), so its comments cost every run; the names
+ * stay, and so do the lines the vendored copy fills in, as `const NAME=VALUE;`.
+ */
+export function shippedLoader(cli) {
+  return transformSync(readFileSync(new URL("src/loader.cjs", cli), "utf8"), { loader: "js", minifyWhitespace: true, target: "node20" }).code;
+}
+
+/** Writes dist/returnlint.cjs (src/loader.cjs, `shippedLoader`) and dist/returnlint.js, and wraps dist/cli.cjs; returns the loader's URL. */
 export function writeBin(cli, dist) {
   const esmEntry = new URL("returnlint.js", dist);
   writeFileSync(esmEntry, `#!/usr/bin/env node\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("./returnlint.cjs");\n`);
   chmodSync(esmEntry, 0o755);
   const loader = new URL("returnlint.cjs", dist);
   const loaderSource = readFileSync(new URL("src/loader.cjs", cli), "utf8");
-  writeFileSync(loader, loaderSource);
+  writeFileSync(loader, shippedLoader(cli));
   chmodSync(loader, 0o755);
   wrapBundle(new URL("cli.cjs", dist), loaderSource);
   return loader;
@@ -49,8 +59,6 @@ function wrapBundle(bundle, loaderSource) {
  * it reads its payload from standard input, so one hook run, the last, reads what training is given).
  */
 export function trainCodeCache(cli, dist, loader) {
-  const cacheFile = new URL("cli.cjs.cache", dist);
-  rmSync(cacheFile, { force: true });
   const example = fileURLToPath(new URL("../../examples/valid-v7/", cli));
   const valid = JSON.parse(readFileSync(path.join(example, "return.json"), "utf8"));
   const { session_id: session, agent_type: agent } = valid.metadata;
@@ -74,19 +82,33 @@ export function trainCodeCache(cli, dist, loader) {
     last_assistant_message: `Research complete.\n\n\`\`\`json\n${JSON.stringify(valid, null, 2)}\n\`\`\``,
   };
   const compare = ["--command", "research", "--session-id", session, "--agent", agent];
-  const runs = [
+  const checks = [
     { cwd: example, args: ["check", "return.json", ...compare, "-f", "json", "-o", path.join(scratch, "report.json"), "-f", "stylish"], status: 0 },
     { cwd: example, args: ["check", "return.json", ...compare, "--config", config], status: 0 },
     { cwd: scratch, args: ["check", "phantom.json", ...compare], status: 1 },
-    { cwd: project, args: ["hook", "claude"], status: 0 },
   ];
-  const training = spawnSync(process.execPath, [fileURLToPath(new URL("build/train-code-cache.cjs", cli)), fileURLToPath(loader)], {
-    env: { ...process.env, RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), NO_COLOR: "1" },
-    input: JSON.stringify(payload),
-    encoding: "utf8",
-  });
-  rmSync(scratch, { recursive: true, force: true });
-  if (training.status !== 0 || !existsSync(cacheFile)) {
-    throw new Error(`the code cache's training failed (exit ${String(training.status)}): ${training.stderr}${training.stdout.slice(0, 500)}`);
+  const hook = { cwd: project, args: ["hook", "claude"], status: 0 };
+  // The check's and the hook's own caches of cli.cjs (the loader's COMMANDS_WITH_A_CACHE), then
+  // the one every other command takes, with the chunks' caches, from all the runs.
+  const trainings = [
+    { command: "check", runs: checks, writes: "cli.cjs.check.cache" },
+    { command: "hook", runs: [hook], writes: "cli.cjs.hook.cache" },
+    { command: "", runs: [...checks, hook], writes: "cli.cjs.cache" },
+  ];
+  try {
+    for (const { command, runs, writes } of trainings) {
+      const written = new URL(writes, dist);
+      rmSync(written, { force: true });
+      const training = spawnSync(process.execPath, [fileURLToPath(new URL("build/train-code-cache.cjs", cli)), fileURLToPath(loader)], {
+        env: { ...process.env, RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), RETURNLINT_CODE_CACHE_COMMAND: command, NO_COLOR: "1" },
+        input: JSON.stringify(payload),
+        encoding: "utf8",
+      });
+      if (training.status !== 0 || !existsSync(written)) {
+        throw new Error(`the code cache's training (${command || "every command"}) failed (exit ${String(training.status)}): ${training.stderr}${training.stdout.slice(0, 500)}`);
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -15,8 +15,8 @@ import { swapModule } from "./swap-module.mjs";
  */
 const STARTUP_MINIFY = { minify: true };
 
-/** The commands that main.ts imports on use and that are chunks of their own: every one but `check`, which cli.cjs holds. */
-const COMMAND_CHUNKS = ["audit", "doctor", "explain", "hook", "init", "mcp", "print-config", "rules", "scan", "schema"];
+/** The commands that main.ts imports on use and that are chunks of their own: every one but `check` and `hook`, which run once per return and per subagent stop and are in cli.cjs (the hook's module code runs only when used). */
+const COMMAND_CHUNKS = ["audit", "doctor", "explain", "init", "mcp", "print-config", "rules", "scan", "schema"];
 
 /**
  * core's `import("./options.js")` and `import("./yaml.js")` (ajv and yaml, needed only when a

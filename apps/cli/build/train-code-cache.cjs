@@ -2,7 +2,8 @@
 // runs the CLI once for each run in RETURNLINT_CODE_CACHE_RUNS (a JSON list of
 // { cwd, args, status }) in this one process, and the caches it writes (dist/cli.cjs.cache, and
 // FILE.cache for each chunk the bundle required through the loader) hold every function those
-// runs compiled. Each run is a fresh instance of the bundle; its
+// runs compiled. With RETURNLINT_CODE_CACHE_COMMAND (check, hook), it writes only cli.cjs's cache
+// for that command's runs, dist/cli.cjs.COMMAND.cache (the loader's `cacheOf`). Each run is a fresh instance of the bundle; its
 // process.exit(code) ends the run, not the process. A run whose exit code is not `status` fails
 // the build.
 "use strict";
@@ -29,7 +30,7 @@ async function train() {
   }
   process.exit = exit;
   // cli.cjs's and each chunk's the bundle required through the loader, each beside its file.
-  for (const [file, cache] of loader.codeCaches()) writeFileSync(`${file}.cache`, cache);
+  for (const [cacheFile, cache] of loader.codeCaches()) writeFileSync(cacheFile, cache);
 }
 
 train().then(

@@ -12,9 +12,12 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, constants } from "node:zlib";
 
-const EMBEDDED_LINE = "const EMBEDDED = null;";
-const PACK_LINE = "const EMBEDDED_PACK = null;";
-const ID_LINE = 'const EMBEDDED_ID = "";';
+import { shippedLoader } from "./bin.mjs";
+
+/** The loader's lines that this copy fills in, as `shippedLoader` writes them. */
+const EMBEDDED_LINE = "const EMBEDDED=null;";
+const PACK_LINE = "const EMBEDDED_PACK=null;";
+const ID_LINE = 'const EMBEDDED_ID="";';
 
 /**
  * Brotli's quality 9: within a tenth of its best on these files, in a twentieth of the time (the
@@ -24,9 +27,9 @@ const QUALITY = 9;
 
 /** Writes the vendored copy from dist/ as the build left it (cli.cjs wrapped, the chunks beside it). */
 export function writeVendored(cli, dist) {
-  const loader = readFileSync(new URL("src/loader.cjs", cli), "utf8");
+  const loader = shippedLoader(cli);
   for (const line of [EMBEDDED_LINE, PACK_LINE, ID_LINE]) {
-    if (!loader.includes(line)) throw new Error(`src/loader.cjs has no "${line}" line: the vendored copy's files go there`);
+    if (!loader.includes(line)) throw new Error(`src/loader.cjs has no "${line.replace("=", " = ")}" line: the vendored copy's files go there`);
   }
   const names = ["cli.cjs", ...readdirSync(new URL("chunks/", dist)).filter((entry) => entry.endsWith(".cjs")).sort().map((entry) => `chunks/${entry}`)];
   const files = names.map((name) => readFileSync(new URL(name, dist)));
@@ -48,9 +51,9 @@ export function writeVendored(cli, dist) {
   const width = 10;
   const header = (offset) =>
     `${loader
-      .replace(EMBEDDED_LINE, () => `const EMBEDDED = ${JSON.stringify(where)};`)
-      .replace(PACK_LINE, () => `const EMBEDDED_PACK = [${String(offset).padStart(width)}, ${String(pack.length)}];`)
-      .replace(ID_LINE, () => `const EMBEDDED_ID = "${id}";`)
+      .replace(EMBEDDED_LINE, () => `const EMBEDDED=${JSON.stringify(where)};`)
+      .replace(PACK_LINE, () => `const EMBEDDED_PACK=[${String(offset).padStart(width)}, ${String(pack.length)}];`)
+      .replace(ID_LINE, () => `const EMBEDDED_ID="${id}";`)
       .trimEnd()}\n// The bundle and its chunks, packed, read by the loader above (EMBEDDED_PACK):\n//`;
   const offset = Buffer.byteLength(header(0), "utf8");
   const text = header(offset);

@@ -87,11 +87,30 @@ function readAll({ fd, size }) {
   }
 }
 
-/** A file of this package compiled with its code cache (`FILE.cache`) when there is one; from EMBEDDED, without one, in the vendored copy. */
+/**
+ * The commands whose runs have a code cache of cli.cjs of their own (`cli.cjs.COMMAND.cache`), made
+ * by training runs of that command alone: a check runs once per return and the hook once per subagent
+ * stop, and V8 deserialises the whole of a cache at every start, so each gets only what it compiles.
+ * Every other command takes `cli.cjs.cache`, trained on them all.
+ */
+const COMMANDS_WITH_A_CACHE = ["check", "hook"];
+
+/** The build's training compiles without a cache: what it writes holds what its runs compiled, nothing an older cache brought. */
+const TRAINING = process.env.RETURNLINT_CODE_CACHE_RUNS !== undefined && require.main !== module;
+
+/** The command this run gives (`returnlint COMMAND ...`; in training, the one trained), when it has a cache of its own. */
+const cacheCommand = [TRAINING ? process.env.RETURNLINT_CODE_CACHE_COMMAND : process.argv[2]].find((command) => COMMANDS_WITH_A_CACHE.includes(command));
+
+/** Where a file's code cache is: cli.cjs's for this run's command (`COMMANDS_WITH_A_CACHE`), else `FILE.cache`. */
+function cacheOf(file) {
+  return cacheCommand !== undefined && path.basename(file) === "cli.cjs" ? `${file}.${cacheCommand}.cache` : `${file}.cache`;
+}
+
+/** A file of this package compiled with its code cache (`cacheOf`) when there is one; from EMBEDDED, without one, in the vendored copy. */
 function compile(file) {
   if (EMBEDDED !== null) return compileEmbedded(file);
   const code = opened(file);
-  const cache = openedIfThere(`${file}.cache`);
+  const cache = TRAINING ? undefined : openedIfThere(cacheOf(file));
   const largest = Math.max(code.size, cache?.size ?? 0);
   if (buffer.length < largest) buffer = Buffer.allocUnsafeSlow(largest);
   const bytes = readAll(code);
@@ -185,7 +204,7 @@ function embeddedText(name) {
 function compileEmbedded(file) {
   const name = path.relative(__dirname, file);
   const text = embeddedText(name);
-  const cacheFile = path.join(VENDORED_CACHE, `${name.replace("/", "-")}.cache`);
+  const cacheFile = cacheOf(path.join(VENDORED_CACHE, name.replace("/", "-")));
   const cache = openedIfThere(cacheFile);
   let cachedData;
   if (cache !== undefined) {
@@ -310,15 +329,20 @@ function runCli() {
   run(file, script);
 }
 
-/** Every compiled file and its code cache now: what the runs so far compiled. */
+/**
+ * Where each compiled file's code cache goes (`cacheOf`) and the cache now: what the runs so far
+ * compiled. A command's own training makes cli.cjs's cache for that command alone.
+ */
 function codeCaches() {
-  return [...scripts].map(([compiled, compiledScript]) => [compiled, compiledScript.createCachedData()]);
+  return [...scripts]
+    .filter(([compiled]) => cacheCommand === undefined || compiled === file)
+    .map(([compiled, compiledScript]) => [cacheOf(compiled), compiledScript.createCachedData()]);
 }
 
 // The build's training (build/train-code-cache.cjs, which sets RETURNLINT_CODE_CACHE_RUNS) requires
 // this file and runs the CLI several times in one process: the caches hold every function those runs
 // compiled. Required any other way (dist/returnlint.js) or run, it is the CLI.
-if (process.env.RETURNLINT_CODE_CACHE_RUNS !== undefined && require.main !== module) {
+if (TRAINING) {
   module.exports = { run: runCli, codeCaches };
 } else {
   runCli();

@@ -80,7 +80,7 @@ describe("returnlint init claude --vendor, in a repository without package.json 
     const caches = path.join(root, ".claude", "hooks", ".returnlint-cache");
     const [folder] = readdirSync(caches).filter((name) => name !== ".gitignore");
     expect(folder).toMatch(new RegExp(`^[0-9a-f]{16}-${process.version.replaceAll(".", "\\.")}-${process.arch}$`));
-    expect(readdirSync(path.join(caches, folder ?? "")).sort()).toEqual(["chunks-command-hook.cjs", "chunks-command-hook.cjs.cache", "cli.cjs", "cli.cjs.cache"]);
+    expect(readdirSync(path.join(caches, folder ?? "")).sort()).toEqual(["cli.cjs", "cli.cjs.hook.cache"]);
     expect(readFileSync(path.join(caches, ".gitignore"), "utf8")).toMatch(/^\*$/m);
     expect(readdirSync(home)).toEqual([]);
     // git sees the one file, not its caches.

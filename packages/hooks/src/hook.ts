@@ -1,5 +1,4 @@
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { EXIT, isReturnlintError, type Importer, type LoadedConfig, type SafeDir } from "@returnlint/core";
 import {
   blockReason,
@@ -196,7 +195,8 @@ async function caughtUpTranscript(host: HostAdapter, payload: StopPayload, root:
     // A log that cannot be read is the rules' to report, as it is.
     if (tail === undefined || host.transcriptCaughtUp(payload, tail)) return given;
     if (Date.now() >= deadline) break;
-    await sleep(TRANSCRIPT_POLL_MS);
+    // A plain timer rather than node:timers/promises, which every stop would pay to load.
+    await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS));
   }
   io.stderr(`returnlint hook: ${host.title} had not written this stop to ${given} after ${String(TRANSCRIPT_WAIT_MS / 1000)} s; the return's claims are not checked against it\n`);
   return undefined;

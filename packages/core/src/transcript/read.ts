@@ -1,6 +1,5 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { isObject } from "../pointer.js";
 import { FileRefusedError, streamRegularFile } from "../safe-fs.js";
 import { claudeReader } from "./claude.js";
@@ -63,6 +62,8 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
   let badLines = 0;
   let line = 0;
   let pending = "";
+  // Loaded here, not at the top: a check that reads no transcript never pays for the module.
+  const { StringDecoder } = process.getBuiltinModule("node:string_decoder");
   const decoder = new StringDecoder("utf8");
   const take = (raw: string): void => {
     line += 1;
