@@ -15,6 +15,8 @@ export interface ScanContext {
   readonly files: FileView;
   /** `--max-warnings`: more warnings than this make a return fail. */
   readonly maxWarnings?: number;
+  /** The input limit (RETURNLINT_MAX_INPUT_BYTES), read once; undefined: read for each file, which says what is wrong with it. */
+  readonly maxBytes: number | undefined;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface ScanContext {
 export async function checkReturnFile(file: string, name: string, below: string | undefined, context: ScanContext): Promise<Outcome> {
   let source;
   try {
-    source = openWalkedFile(file, { name, below });
+    source = openWalkedFile(file, { name, below, maxBytes: context.maxBytes });
   } catch (error) {
     return { source: name, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
   }
