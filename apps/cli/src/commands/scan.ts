@@ -126,8 +126,12 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const root = path.resolve(io.cwd, values.root ?? ".");
   const command = knownCommand(config, values.command);
   const files = createFileView(root);
+  // The verdicts as OpenTelemetry events, kept only when they will be sent.
+  const verdicts: ReportObject[] | undefined = telemetryEnabled(io.env) ? [] : undefined;
+  // Passes and notes are made only for an output that shows them: the table, and a quiet JSON array, show problems alone.
+  const listNotes = verdicts !== undefined || outputs.some(({ format }) => format !== "stylish" && !(format === "json" && quiet));
 
-  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, maxBytes: inputLimit(), ...(maxWarnings === undefined ? {} : { maxWarnings }) };
+  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, maxBytes: inputLimit(), listNotes, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
   const belowCwd = relativeBelow(io.cwd, dir);
   const belowRoot = relativeBelow(root, dir);
   const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, belowCwd(file) ?? file, belowRoot(file), context);
@@ -149,8 +153,6 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     written: [] as string[],
   }));
 
-  // The verdicts as OpenTelemetry events, kept only when they will be sent.
-  const verdicts: ReportObject[] | undefined = telemetryEnabled(io.env) ? [] : undefined;
   for await (const outcome of mapOrdered(returnFiles, concurrency, checkOne)) {
     summary.add(outcome);
     if (verdicts !== undefined && !("unreadable" in outcome)) {

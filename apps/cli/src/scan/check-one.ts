@@ -15,6 +15,8 @@ export interface ScanContext {
   readonly files: FileView;
   /** `--max-warnings`: more warnings than this make a return fail. */
   readonly maxWarnings?: number;
+  /** false: the reports list problems only (passes and notes counted), for outputs that show no more. */
+  readonly listNotes: boolean;
   /** The input limit (RETURNLINT_MAX_INPUT_BYTES), read once; undefined: read for each file, which says what is wrong with it. */
   readonly maxBytes: number | undefined;
 }
