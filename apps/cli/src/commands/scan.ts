@@ -128,8 +128,8 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const files = createFileView(root);
   // The verdicts as OpenTelemetry events, kept only when they will be sent.
   const verdicts: ReportObject[] | undefined = telemetryEnabled(io.env) ? [] : undefined;
-  // Passes and notes are made only for an output that shows them: the table, and a quiet JSON array, show problems alone.
-  const listNotes = verdicts !== undefined || outputs.some(({ format }) => format !== "stylish" && !(format === "json" && quiet));
+  // Passes and notes are made only for an output that can show them: the table shows problems alone.
+  const listNotes = verdicts !== undefined || outputs.some(({ format }) => format !== "stylish");
 
   const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, maxBytes: inputLimit(), listNotes, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
   const belowCwd = relativeBelow(io.cwd, dir);
