@@ -199,6 +199,24 @@ describe("returnlint scan --format json", () => {
     expect(empty.stdout).toBe("[]\n");
   });
 
+  it("gives check's report, with and without --quiet, for a return whose rules report more than returnlint lists", () => {
+    // 150 artifacts that exist and one that does not: 301 notes of the artifacts rule, past the 100 listed per rule.
+    const written = Array.from({ length: 150 }, (_, index) => `specs/1_many/reports/r-${String(index)}.md`);
+    const root = project({
+      "specs/1_many/.return-meta.json": returnMeta("researched", [...written, "specs/1_many/reports/missing.md"]),
+      ...Object.fromEntries(written.map((file) => [file, "# Report\n"])),
+    });
+    for (const quiet of [[], ["--quiet"]]) {
+      const [fromScan] = parseReports(returnlint(["scan", "--format", "json", ...quiet], { cwd: root }).stdout);
+      const fromCheck = JSON.parse(returnlint(["check", "specs/1_many/.return-meta.json", "--command", "research", "--format", "json", ...quiet], { cwd: root }).stdout) as unknown;
+      expect(fromScan).toMatchObject({ ok: false, errorCount: 1, omittedResults: 201 });
+      expect(fromScan).toEqual(fromCheck);
+    }
+    const table = returnlint(["scan", "--quiet"], { cwd: root });
+    expect(table.status).toBe(1);
+    expect(table.stdout).toBe("[FAIL] specs/1_many/.return-meta.json: Artifact does not exist: specs/1_many/reports/missing.md (artifacts)\n[FAIL] 1 of 1 return below specs failed validation\n");
+  });
+
   it("prints a scan larger than one write whole, non-ASCII text included", () => {
     // About 1.8 kB a report: 150 of them cross the 64 kB at which output is written, several times.
     const files: Record<string, unknown> = {};

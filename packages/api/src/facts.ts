@@ -83,19 +83,38 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   }
   const claimed = claims.artifactCount;
   const phantom = success ? phantomWork(input, claimed, absent) : undefined;
-  let listed: ArtifactFact[] | undefined;
-  return {
-    command: input.command,
-    agent: agent ?? claimedAgent(value) ?? null,
-    status,
-    success,
-    get artifacts(): readonly ArtifactFact[] {
-      listed ??= listedArtifacts(entries, files);
-      return listed;
-    },
-    unlisted: Math.max(0, claimed - MAX_LISTED_ARTIFACTS),
-    ...(phantom === undefined ? {} : { phantom }),
-  };
+  return new Facts(input.command, agent ?? claimedAgent(value) ?? null, status, success, Math.max(0, claimed - MAX_LISTED_ARTIFACTS), phantom, entries, files);
+}
+
+/**
+ * A return's facts: plain fields, and the list of fates made when an output first reads it. A
+ * class, not an object literal with a getter and a spread: one is made for every return a scan checks.
+ */
+class Facts implements ReturnFacts {
+  readonly phantom?: string;
+  #listed: ArtifactFact[] | undefined;
+  readonly #entries: Iterable<ClaimedArtifact>;
+  readonly #files: FileView;
+
+  constructor(
+    readonly command: string | null,
+    readonly agent: string | null,
+    readonly status: string | null,
+    readonly success: boolean,
+    readonly unlisted: number,
+    phantom: string | undefined,
+    entries: Iterable<ClaimedArtifact>,
+    files: FileView,
+  ) {
+    if (phantom !== undefined) this.phantom = phantom;
+    this.#entries = entries;
+    this.#files = files;
+  }
+
+  get artifacts(): readonly ArtifactFact[] {
+    this.#listed ??= listedArtifacts(this.#entries, this.#files);
+    return this.#listed;
+  }
 }
 
 /** The first MAX_LISTED_ARTIFACTS claimed artifacts with their fates (the file view answers again from its cache). */

@@ -37,7 +37,7 @@ export interface ReturnInput {
  * its thousands of small files. The file is opened non-blocking and checked with
  * fstat before any read, so a FIFO or a device named like a return cannot hang it.
  */
-export function readReturnFile(file: string, options: { readonly followSymlink?: boolean } = {}): ReturnInput {
+export function readReturnFile(file: string, options: { readonly followSymlink?: boolean; readonly maxBytes?: number } = {}): ReturnInput {
   let fd: number;
   try {
     // A file found by a walk (scan) is opened as it was listed: a symlink swapped in since is refused (ELOOP).
@@ -50,7 +50,8 @@ export function readReturnFile(file: string, options: { readonly followSymlink?:
     const stats = fstatSync(fd);
     if (stats.isDirectory()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is a directory.`);
     if (!stats.isFile()) throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read ${file}: it is not a regular file.`);
-    const limit = maxInputBytes();
+    // A caller reading thousands (scan) reads the environment once, and says the limit.
+    const limit = options.maxBytes ?? maxInputBytes();
     if (stats.size > limit) throw tooLarge(file, limit);
     return { text: decodeUtf8(readPrefix(fd, stats.size)), source: file, identity: { dev: stats.dev, ino: stats.ino } };
   } catch (error) {

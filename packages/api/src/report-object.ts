@@ -44,7 +44,8 @@ export function reportObject(
   options: { readonly ok: boolean; readonly quiet: boolean; readonly facts: ReturnFacts; readonly task?: string },
 ): ReportObject {
   const { facts } = options;
-  return {
+  // Written field by field in the order printed, no spreads: `scan --format json` makes one per return.
+  const object: Writable<ReportObject> = {
     ok: options.ok,
     command: report.command,
     format: report.format,
@@ -55,12 +56,19 @@ export function reportObject(
     agent: report.agent,
     preset: report.preset,
     origin: report.origin,
-    ...(options.task === undefined ? {} : { task: options.task }),
-    phantom: facts.phantom !== undefined,
-    ...(facts.phantom === undefined ? {} : { phantomReason: facts.phantom }),
-    artifacts: facts.artifacts,
-    ...(facts.unlisted === 0 ? {} : { unlistedArtifacts: facts.unlisted }),
-    results: options.quiet ? report.results.filter((result) => result.level === "fail") : report.results,
-    ...(report.omitted === undefined ? {} : { omittedResults: report.omitted }),
-  };
+  } as Writable<ReportObject>;
+  if (options.task !== undefined) object.task = options.task;
+  object.phantom = facts.phantom !== undefined;
+  if (facts.phantom !== undefined) object.phantomReason = facts.phantom;
+  object.artifacts = facts.artifacts;
+  if (facts.unlisted !== 0) object.unlistedArtifacts = facts.unlisted;
+  object.results = options.quiet ? report.results.filter(isFailure) : report.results;
+  if (report.omitted !== undefined) object.omittedResults = report.omitted;
+  return object;
 }
+
+function isFailure(result: Result): boolean {
+  return result.level === "fail";
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };

@@ -113,11 +113,12 @@ const NOT_FOLLOWED = { followSymlink: false } as const;
 
 /**
  * A return file a walk found (`scan`), opened as it was listed: a symbolic link swapped in since
- * is refused. `name` is how output shows it, `below` its path below the project root.
+ * is refused. `name` is how output shows it, `below` its path below the project root; `maxBytes`
+ * the input limit (`maxInputBytes()`), read once by a caller that opens many.
  */
-export function openWalkedFile(file: string, place: { readonly name: string; readonly below: string | undefined }): FileSource {
-  const { text } = readReturnFile(file, NOT_FOLLOWED);
-  const { name, below } = place;
+export function openWalkedFile(file: string, place: { readonly name: string; readonly below: string | undefined; readonly maxBytes?: number }): FileSource {
+  const { name, below, maxBytes } = place;
+  const { text } = readReturnFile(file, maxBytes === undefined ? NOT_FOLLOWED : { followSymlink: false, maxBytes });
   // One object of one shape per walked file: a scan opens thousands.
   return { kind: "file", text, name, path: below === undefined ? undefined : slashed(below), task: below === undefined ? undefined : taskIn(below) };
 }

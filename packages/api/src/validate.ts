@@ -65,6 +65,8 @@ export interface ValidateOptions extends ConfigOptions, Expected {
    * folder they share is looked at once; a view caches what it saw, so never keep one for later.
    */
   readonly files?: FileView;
+  /** false: passes and notes are counted, not listed in the report's results (core's `listNotes`), for a caller that shows problems only. */
+  readonly listNotes?: boolean;
 }
 
 export interface ValidationReport extends Report {
@@ -179,6 +181,7 @@ export async function checkFound(found: FoundReturn, options: ValidateOptions, c
     rules,
     files,
     ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutOf(config),
+    listNotes: options.listNotes !== false,
   });
   // Built-in rules settle at once: no await, no turn of the microtask queue.
   const report = running instanceof Promise ? await running : running;

@@ -38,10 +38,39 @@ describe("claimsOf", () => {
     expect(claimsOf(value, contract(["/report"]), true).counted).toBe(true);
   });
 
-  it("walks the return again for each reading, and gives the same paths each time", () => {
-    const claims = claimsOf({ status: "completed", artifacts: ["a.md", "b.md"] }, FORMAT_CLAIMS, false);
-    expect([...claims.artifacts]).toEqual([...claims.artifacts]);
-    expect([...claims.artifacts]).toHaveLength(claims.artifactCount);
+  it("gives the same paths at each reading, kept or walked again", () => {
+    for (const count of [2, 65]) {
+      const claims = claimsOf({ status: "completed", artifacts: Array.from({ length: count }, (_, index) => `${String(index)}.md`) }, FORMAT_CLAIMS, false);
+      expect([...claims.artifacts]).toEqual([...claims.artifacts]);
+      expect([...claims.artifacts]).toHaveLength(claims.artifactCount);
+    }
+  });
+
+  it("reads a format's list as the walk of the same templates does, whatever its entries are", () => {
+    // The same map in another object: the templates walked, not the formats' list read.
+    const walked: ClaimMap = { ...FORMAT_CLAIMS };
+    const returns: unknown[] = [
+      { status: "completed", artifacts: [{ type: "report", path: "a.md", summary: "s" }, { path: "b.md", type: 3 }, "c.md", null, 7, ["d.md"], { path: ["e.md"] }, { path: { x: "f.md" } }, { type: "plan" }] },
+      JSON.parse('{"artifacts": [{"__proto__": "x", "path": "g.md", "path": "h.md"}, {"__proto__": {"path": "i.md"}}]}'),
+      { artifacts: { first: "a.md", second: { path: "b.md" } } },
+      { artifacts: Array.from({ length: 70 }, (_, index) => ({ path: `${String(index)}.md` })) },
+      { artifacts: [] },
+      { artifacts: "a.md" },
+      ["a.md"],
+      "a.md",
+      null,
+    ];
+    for (const value of returns) {
+      const read = claimsOf(value, FORMAT_CLAIMS, false);
+      const expected = claimsOf(value, walked, false);
+      expect([...read.artifacts]).toEqual([...expected.artifacts]);
+      expect({ count: read.artifactCount, list: read.artifactList, entries: read.entries, status: read.status }).toEqual({
+        count: expected.artifactCount,
+        list: expected.artifactList,
+        entries: expected.entries,
+        status: expected.status,
+      });
+    }
   });
 
   it("escapes keys in the pointers it makes", () => {

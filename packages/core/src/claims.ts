@@ -55,8 +55,10 @@ export interface ClaimedArtifact {
 /** What one return claims, where the map says. */
 export interface Claims {
   /**
-   * Every artifact path, in the order the return gives them. Walked from the return each time it
-   * is read: a return that names a million files costs no million objects kept.
+   * Every artifact path, in the order the return gives them. A return that names a few (at most
+   * KEPT_ARTIFACTS) has them made once, at the first read, and kept: several rules and the facts
+   * read them. One that names more has them walked from the return each time they are read: a
+   * return that names a million files costs no million objects kept.
    */
   readonly artifacts: Iterable<ClaimedArtifact>;
   /** How many artifact paths the return gives. */
@@ -154,6 +156,13 @@ export function claimsOf(value: unknown, map: ClaimMap, fromContract: boolean): 
   return new ReturnClaims(value, map, fromContract);
 }
 
+/**
+ * How many artifact paths a return may name for them to be kept once made: every return a
+ * subagent writes names a handful, and each is read by the artifacts rule (three times), the
+ * other rules that look at files, and the facts.
+ */
+const KEPT_ARTIFACTS = 64;
+
 class ReturnClaims implements Claims {
   readonly artifactCount: number;
   readonly artifactList: string | undefined;
@@ -163,6 +172,7 @@ class ReturnClaims implements Claims {
   readonly sessionId: string | undefined;
   readonly #value: unknown;
   readonly #tree: Step;
+  #kept: readonly ClaimedArtifact[] | undefined;
 
   constructor(
     value: unknown,
@@ -171,11 +181,18 @@ class ReturnClaims implements Claims {
   ) {
     this.#value = value;
     this.#tree = treeOf(map);
-    const { count, list } = survey(value, this.#tree);
-    this.artifactCount = count;
-    this.artifactList = list;
+    const listed = map === FORMAT_CLAIMS ? listedInFormat(value) : undefined;
+    if (listed === undefined) {
+      const { count, list } = survey(value, this.#tree);
+      this.artifactCount = count;
+      this.artifactList = list;
+    } else {
+      this.#kept = listed.claimed;
+      this.artifactCount = listed.claimed.length;
+      this.artifactList = FORMAT_CLAIMS.artifactEntries;
+    }
     const status = valueAt(value, map.success?.pointer ?? "/status");
-    const entries = map.artifactEntries === undefined ? undefined : valueAt(value, map.artifactEntries);
+    const entries = map.artifactEntries === undefined ? undefined : listed === undefined ? valueAt(value, map.artifactEntries) : listed.entries;
     this.entries = Array.isArray(entries) ? entries : undefined;
     this.status = typeof status === "string" ? status : null;
     this.counted = fromContract ? map.success === undefined || (typeof status === "string" && map.success.values.includes(status)) : undefined;
@@ -183,10 +200,47 @@ class ReturnClaims implements Claims {
   }
 
   get artifacts(): Iterable<ClaimedArtifact> {
+    if (this.#kept !== undefined) return this.#kept;
     const value = this.#value;
     const tree = this.#tree;
+    if (this.artifactCount <= KEPT_ARTIFACTS) {
+      this.#kept = Object.freeze(Array.from(new ArtifactWalk(value, tree)));
+      return this.#kept;
+    }
     return { [Symbol.iterator]: () => new ArtifactWalk(value, tree) };
   }
+}
+
+/**
+ * The formats' claims of a return whose `artifacts` is a list of at most KEPT_ARTIFACTS entries
+ * (every return a subagent writes), read straight from the list, as the walk would find them and
+ * in its order: an entry that is a string is a path (`/artifacts/0`), an object's string `path` is
+ * one (`/artifacts/0/path`, with the object's `type`), anything else names none. Nearly every
+ * return is read with this map, and a walk of its templates costs more than the rules that read
+ * the claims. Undefined for any other return: the walk reads it.
+ */
+function listedInFormat(value: unknown): { readonly entries: readonly unknown[]; readonly claimed: readonly ClaimedArtifact[] } | undefined {
+  if (!isObject(value) || !isOwnField(value, "artifacts")) return undefined;
+  const entries = value.artifacts;
+  if (!Array.isArray(entries) || entries.length > KEPT_ARTIFACTS) return undefined;
+  const claimed: ClaimedArtifact[] = [];
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry: unknown = entries[index];
+    if (typeof entry === "string") {
+      const pointer = `/artifacts/${String(index)}`;
+      claimed.push({ path: entry, pointer, entry: pointer, index });
+    } else if (isObject(entry) && isOwnField(entry, "path") && typeof entry.path === "string") {
+      const holder = `/artifacts/${String(index)}`;
+      const pointer = `${holder}/path`;
+      claimed.push(typeof entry.type === "string" ? { path: entry.path, pointer, entry: holder, index, type: entry.type } : { path: entry.path, pointer, entry: holder, index });
+    }
+  }
+  return { entries, claimed: Object.freeze(claimed) };
+}
+
+/** A field the walk goes into: an own, enumerable one (`Object.keys`). */
+function isOwnField(holder: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.propertyIsEnumerable.call(holder, key);
 }
 
 /**

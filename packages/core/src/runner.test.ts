@@ -21,7 +21,7 @@ const healthy = rule("healthy", (context) => {
   context.pass({ messageId: "fine" });
 });
 
-function run(rules: readonly ConfiguredRule[], ruleTimeoutMs?: number) {
+function run(rules: readonly ConfiguredRule[], ruleTimeoutMs?: number, listNotes?: boolean) {
   const text = '{"status": "completed"}';
   return runRules({
     text,
@@ -32,6 +32,7 @@ function run(rules: readonly ConfiguredRule[], ruleTimeoutMs?: number) {
     rules,
     files: createFileView(tmpdir()),
     ...(ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs }),
+    ...(listNotes === undefined ? {} : { listNotes }),
   });
 }
 
@@ -194,6 +195,26 @@ describe("runRules: what a hostile return or rule cannot do to the report", () =
     expect(summaries).toHaveLength(12);
     expect(summaries.at(-1)).toMatchObject({ ruleId: "loud-11", level: "warn", data: { warnings: 150 } });
     expect(report.omitted).toBe(800);
+  });
+
+  it("without notes listed (scan's table), passes and infos are counted, not listed nor summed up, and still held to the rule's meta", async () => {
+    const noisy = rule("noisy", (context) => {
+      for (let index = 0; index < 150; index += 1) context.pass({ messageId: "fine" });
+      context.info({ messageId: "fine" });
+      context.report({ messageId: "found", data: { what: "warned" }, level: "warn" });
+      context.report({ messageId: "found", data: { what: "the problem" } });
+    });
+    const report = await run([noisy], undefined, false);
+    expect(report).toMatchObject({ ok: false, errorCount: 1, warningCount: 1, internalError: false });
+    expect(report.omitted).toBeUndefined();
+    expect(report.results.map((result) => [result.level, result.message])).toEqual([
+      ["warn", "warned found"],
+      ["fail", "the problem found"],
+    ]);
+    const sloppy = rule("sloppy", (context) => {
+      context.pass({ messageId: "neverDeclared" });
+    });
+    expect((await run([sloppy], undefined, false)).results).toMatchObject([{ ruleId: "sloppy", messageId: "ruleCrashed", detail: 'Error: reported unknown messageId "neverDeclared"' }]);
   });
 
   it("a report past the limits is still held to the rule's meta: an undeclared message id crashes the rule", async () => {

@@ -46,6 +46,12 @@ export interface RunInput {
    * has not settled by then becomes an internal error, and the run goes on without it.
    */
   readonly ruleTimeoutMs?: number;
+  /**
+   * false: passes and notes are counted and checked against their rule's meta, and not listed in
+   * the report's results (no message is made for them), for a caller that shows problems only
+   * (scan's table). Default true.
+   */
+  readonly listNotes?: boolean;
 }
 
 export const DEFAULT_RULE_TIMEOUT_MS = 10_000;
@@ -136,7 +142,7 @@ export function runRulesEagerly(input: RunInput): Report | Promise<Report> {
     claims: input.claims ?? claimsOfReturn(parsedValue, input.contract),
     contract: contractView(input.contract, parsedValue),
   };
-  return runFrom({ input, shared, parsedValue, timeoutMs: timeLimit(input.ruleTimeoutMs), listing: new ReturnListing(MAX_LISTED_PER_RETURN), internalError: false }, 0);
+  return runFrom({ input, shared, parsedValue, timeoutMs: timeLimit(input.ruleTimeoutMs), listing: new ReturnListing(MAX_LISTED_PER_RETURN, input.listNotes !== false), internalError: false }, 0);
 }
 
 /** What `value` claims: where its contract says, else in the formats' fields. */
@@ -173,7 +179,11 @@ class ReturnListing {
   problemRoom: number;
   noteRoom: number;
 
-  constructor(room: number) {
+  constructor(
+    room: number,
+    /** Whether passes and notes are listed (RunInput's `listNotes`); counted either way. */
+    readonly listsNotes: boolean,
+  ) {
     this.problemRoom = room;
     this.noteRoom = room;
   }
@@ -204,6 +214,9 @@ class RuleListing {
         listing.problemRoom -= 1;
         return true;
       }
+    } else if (!listing.listsNotes) {
+      // Not listed, and not left out either: the caller asked for none, so none is summed up.
+      return false;
     } else if (this.#notes < MAX_LISTED_PER_RULE && listing.noteRoom > 0) {
       this.#notes += 1;
       listing.noteRoom -= 1;
@@ -343,7 +356,7 @@ export function runRule(
 ): RuleRun | Promise<RuleRun> {
   const { rule } = configured;
   // The rule's own limit here; the return's is applied where its results are taken in (RuleListing.take).
-  const listing = new RuleListing(new ReturnListing(MAX_LISTED_PER_RULE));
+  const listing = new RuleListing(new ReturnListing(MAX_LISTED_PER_RULE, true));
   const context = new Context(shared, configured.options, files, rule, listing, configured.severity === "error" ? "fail" : "warn");
   const settled = settle(rule, context, timeoutMs);
   return settled instanceof Promise ? settled.then((outcome) => ruleRun(listing, Context.finish(context, outcome))) : ruleRun(listing, Context.finish(context, settled));

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { createFileView, EXIT, mapOrdered, relativeInside, ReturnlintError, SPECS_DIR } from "@returnlint/core";
-import { knownCommand, reportObject, type ReportObject } from "@returnlint/api";
+import { knownCommand, maxInputBytes, reportObject, type ReportObject } from "@returnlint/api";
 import { configOptions, integerOption, parseCommandLine } from "../args.js";
 import { writeOutput } from "../atomic.js";
 import { formatterFor } from "../formatters/index.js";
@@ -126,8 +126,12 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   const root = path.resolve(io.cwd, values.root ?? ".");
   const command = knownCommand(config, values.command);
   const files = createFileView(root);
+  // The verdicts as OpenTelemetry events, kept only when they will be sent.
+  const verdicts: ReportObject[] | undefined = telemetryEnabled(io.env) ? [] : undefined;
+  // Passes and notes are made only for an output that can show them: the table shows problems alone.
+  const listNotes = verdicts !== undefined || outputs.some(({ format }) => format !== "stylish");
 
-  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
+  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, maxBytes: inputLimit(), listNotes, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
   const belowCwd = relativeBelow(io.cwd, dir);
   const belowRoot = relativeBelow(root, dir);
   const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, belowCwd(file) ?? file, belowRoot(file), context);
@@ -149,8 +153,6 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     written: [] as string[],
   }));
 
-  // The verdicts as OpenTelemetry events, kept only when they will be sent.
-  const verdicts: ReportObject[] | undefined = telemetryEnabled(io.env) ? [] : undefined;
   for await (const outcome of mapOrdered(returnFiles, concurrency, checkOne)) {
     summary.add(outcome);
     if (verdicts !== undefined && !("unreadable" in outcome)) {
@@ -188,6 +190,15 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     await emitVerdicts(verdicts, { env: io.env, command: "scan", host: "cli", root, version: returnlintVersion(), warn });
   }
   return walkProblems.length > 0 ? EXIT.error : summary.exitCode;
+}
+
+/** RETURNLINT_MAX_INPUT_BYTES, read once for the whole scan; undefined when it is wrong, which each file's read then says, as `check` does. */
+function inputLimit(): number | undefined {
+  try {
+    return maxInputBytes();
+  } catch {
+    return undefined;
+  }
 }
 
 function requireDirectory(dir: string, shown: string, isDefault: boolean): void {

@@ -15,6 +15,10 @@ export interface ScanContext {
   readonly files: FileView;
   /** `--max-warnings`: more warnings than this make a return fail. */
   readonly maxWarnings?: number;
+  /** false: the reports list problems only (passes and notes counted), for outputs that show no more. */
+  readonly listNotes: boolean;
+  /** The input limit (RETURNLINT_MAX_INPUT_BYTES), read once; undefined: read for each file, which says what is wrong with it. */
+  readonly maxBytes: number | undefined;
 }
 
 /**
@@ -24,7 +28,7 @@ export interface ScanContext {
 export async function checkReturnFile(file: string, name: string, below: string | undefined, context: ScanContext): Promise<Outcome> {
   let source;
   try {
-    source = openWalkedFile(file, { name, below });
+    source = openWalkedFile(file, { name, below, maxBytes: context.maxBytes });
   } catch (error) {
     return { source: name, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
   }
