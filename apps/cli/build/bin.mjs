@@ -91,13 +91,14 @@ export function trainCodeCache(cli, dist, loader) {
   // The check's and the hook's own caches of cli.cjs (the loader's COMMANDS_WITH_A_CACHE), then
   // the one every other command takes, with the chunks' caches, from all the runs.
   const trainings = [
-    { command: "check", runs: checks, writes: "cli.cjs.check.cache" },
-    { command: "hook", runs: [hook], writes: "cli.cjs.hook.cache" },
-    { command: "", runs: [...checks, hook], writes: "cli.cjs.cache" },
+    { command: "check", runs: checks },
+    { command: "hook", runs: [hook] },
+    { command: "", runs: [...checks, hook] },
   ];
   try {
-    for (const { command, runs, writes } of trainings) {
-      const written = new URL(writes, dist);
+    for (const { command, runs } of trainings) {
+      // Named as the loader's `cacheOf` names them.
+      const written = new URL(command === "" ? "cli.cjs.cache" : `cli.cjs.${command}.cache`, dist);
       rmSync(written, { force: true });
       const training = spawnSync(process.execPath, [fileURLToPath(new URL("build/train-code-cache.cjs", cli)), fileURLToPath(loader)], {
         env: { ...process.env, RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), RETURNLINT_CODE_CACHE_COMMAND: command, NO_COLOR: "1" },

@@ -98,8 +98,11 @@ const COMMANDS_WITH_A_CACHE = ["check", "hook"];
 /** The build's training compiles without a cache: what it writes holds what its runs compiled, nothing an older cache brought. */
 const TRAINING = process.env.RETURNLINT_CODE_CACHE_RUNS !== undefined && require.main !== module;
 
-/** The command this run gives (`returnlint COMMAND ...`; in training, the one trained), when it has a cache of its own. */
-const cacheCommand = [TRAINING ? process.env.RETURNLINT_CODE_CACHE_COMMAND : process.argv[2]].find((command) => COMMANDS_WITH_A_CACHE.includes(command));
+/** The command this run gives (`returnlint COMMAND ...`; in training, the one trained). */
+const givenCommand = TRAINING ? process.env.RETURNLINT_CODE_CACHE_COMMAND : process.argv[2];
+
+/** `givenCommand` when it has a cache of its own, else undefined. */
+const cacheCommand = COMMANDS_WITH_A_CACHE.includes(givenCommand) ? givenCommand : undefined;
 
 /** Where a file's code cache is: cli.cjs's for this run's command (`COMMANDS_WITH_A_CACHE`), else `FILE.cache`. */
 function cacheOf(file) {
