@@ -12,7 +12,7 @@ export const META = `${TASK_DIR}/.return-meta.json`;
 export const WRITE_REPORT = `file "${REPORT}" does not exist; write it, or fix the path.`;
 
 /** What only the research subagent's system prompt says: how the model server knows who asks. */
-export const RESEARCHER_PROMPT = "You are the research subagent of the returnlint hosts suite. Research the task you are given and write the report.";
+export const RESEARCHER_PROMPT = 'You are the research subagent of the returnlint hosts suite. Research the task you are given and write the report. End with your return: a sentence, then the JSON object in a ```json fence, with its "status", "summary", "artifacts" and "metadata".';
 export const RESEARCH_TASK = "Research task 259 and write the report under specs/259_prove_completeness/reports/.";
 export const PARENT_PROMPT = "Research task 259 with the research subagent.";
 

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CURSOR_SUBAGENT_ID, cursorSubagentStop, researchReturnText } from "@returnlint/testing";
+import { agentMarkdown, CURSOR_SUBAGENT_ID, cursorSubagentStop, researchReturnText } from "@returnlint/testing";
 import { project, REPO, returnlint, STACK_FRAME } from "./helpers.js";
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
@@ -17,7 +17,6 @@ const VENDORED_COMMAND = 'node "${CURSOR_PROJECT_DIR:-.}"/.cursor/hooks/returnli
 const WROTE_COPY = "Wrote .cursor/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n";
 const CLOUD = "Cursor's cloud agents run no stop hooks: their subagents' returns are not checked there; gate that work on returnlint check (docs/hosts.md).\n";
 
-const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
 
 interface HooksFile {
   version: number;
@@ -57,9 +56,9 @@ const SLOW = { timeout: 60_000 };
 describe("returnlint init cursor", SLOW, () => {
   it("writes the hooks file the docs show, and what it writes is run by Cursor's shell: a phantom return is sent back, a good one stops", () => {
     const root = project({
-      ".cursor/agents/lean-research-agent.md": agent("lean-research-agent"),
-      ".cursor/agents/planner.md": agent("planner"),
-      ".cursor/agents/implementer.md": agent("implementer"),
+      ".cursor/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"),
+      ".cursor/agents/planner.md": agentMarkdown("planner"),
+      ".cursor/agents/implementer.md": agentMarkdown("implementer"),
       "docs/notes.md": "# Notes\n",
     });
     install(root);
@@ -91,7 +90,7 @@ describe("returnlint init cursor", SLOW, () => {
   });
 
   it("writes returnlint in one file where it is not installed (and with --vendor), and runs it with node", () => {
-    const root = project({ ".cursor/agents/lean-research-agent.md": agent("lean-research-agent") });
+    const root = project({ ".cursor/agents/lean-research-agent.md": agentMarkdown("lean-research-agent") });
     const init = returnlint(["init", "cursor"], { cwd: root });
     expect(init.stdout).toBe(
       `${WROTE_COPY}Added the returnlint subagentStop hook to .cursor/hooks.json (matcher "^(lean-research-agent)$").\n` +
@@ -117,7 +116,7 @@ describe("returnlint init cursor", SLOW, () => {
         subagentStop: [{ command: "./hooks/notify.sh", matcher: "explore" }],
       },
     };
-    const root = project({ ".cursor/hooks.json": existing, ".cursor/agents/planner.md": agent("planner") });
+    const root = project({ ".cursor/hooks.json": existing, ".cursor/agents/planner.md": agentMarkdown("planner") });
     install(root);
     const init = returnlint(["init", "cursor"], { cwd: root });
     expect(init.status).toBe(0);
@@ -133,7 +132,7 @@ describe("returnlint init cursor", SLOW, () => {
   });
 
   it("is idempotent; run again it updates the matcher and the command only, keeping the options after hook cursor, the timeout and loop_limit", () => {
-    const root = project({ ".cursor/agents/planner.md": agent("planner") });
+    const root = project({ ".cursor/agents/planner.md": agentMarkdown("planner") });
     install(root);
     expect(returnlint(["init", "cursor"], { cwd: root }).status).toBe(0);
     const written = statSync(path.join(root, ".cursor", "hooks.json")).mtimeMs;
@@ -142,8 +141,8 @@ describe("returnlint init cursor", SLOW, () => {
 
     // An older entry: npx, options of its own, the user's own bounds; a new agent since.
     const older = project({
-      ".cursor/agents/planner.md": agent("planner"),
-      ".cursor/agents/implementer.md": agent("implementer"),
+      ".cursor/agents/planner.md": agentMarkdown("planner"),
+      ".cursor/agents/implementer.md": agentMarkdown("implementer"),
       ".cursor/hooks.json": { version: 1, hooks: { subagentStop: [{ command: "npx --no-install returnlint hook cursor --max-blocks 2", matcher: "planner", timeout: 60, loop_limit: 4 }] } },
     });
     install(older);
@@ -154,7 +153,7 @@ describe("returnlint init cursor", SLOW, () => {
   });
 
   it("--dry-run prints the file it would write and writes nothing", () => {
-    const root = project({ ".cursor/agents/planner.md": agent("planner") });
+    const root = project({ ".cursor/agents/planner.md": agentMarkdown("planner") });
     const run = returnlint(["init", "cursor", "--dry-run"], { cwd: root });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("Would write .cursor/hooks/returnlint.cjs, returnlint 0.1.0 in one file (--dry-run: nothing written).");
@@ -164,7 +163,7 @@ describe("returnlint init cursor", SLOW, () => {
   });
 
   it("edits the target of a symlinked hooks file inside the project, and refuses one that leads outside", () => {
-    const root = project({ "config/cursor-hooks.json": { version: 1, hooks: {} }, ".cursor/agents/planner.md": agent("planner") });
+    const root = project({ "config/cursor-hooks.json": { version: 1, hooks: {} }, ".cursor/agents/planner.md": agentMarkdown("planner") });
     install(root);
     symlinkSync("../config/cursor-hooks.json", path.join(root, ".cursor", "hooks.json"));
     expect(returnlint(["init", "cursor"], { cwd: root }).status).toBe(0);
@@ -184,10 +183,10 @@ describe("returnlint init cursor", SLOW, () => {
   });
 
   it("leaves out the matcher when no agent maps to a command, and lists the config's agents too", () => {
-    const bare = project({ ".cursor/agents/helper.md": agent("helper") });
+    const bare = project({ ".cursor/agents/helper.md": agentMarkdown("helper") });
     expect(returnlint(["init", "cursor"], { cwd: bare }).stdout).toContain("(no matcher: every subagent, the name rule decides)");
     expect(ourEntry(bare)).toEqual({ command: VENDORED_COMMAND, timeout: 30, loop_limit: 10 });
-    const mapped = project({ "returnlint.config.json": { agents: { "team.researcher": "research" } }, ".cursor/agents/helper.md": agent("helper") });
+    const mapped = project({ "returnlint.config.json": { agents: { "team.researcher": "research" } }, ".cursor/agents/helper.md": agentMarkdown("helper") });
     returnlint(["init", "cursor"], { cwd: mapped });
     expect(ourEntry(mapped).matcher).toBe("^(team\\.researcher)$");
   });
@@ -239,7 +238,7 @@ describe("returnlint doctor --host cursor", SLOW, () => {
   const doctor = (root: string, args: readonly string[] = ["--host", "cursor"]) => returnlint(["doctor", ...args], { cwd: root, env: { HOME: project({}) } });
 
   it("passes the setup init cursor writes (exit 0), and checks Cursor unasked where the project has its hooks file", () => {
-    const root = project({ ".cursor/agents/lean-research-agent.md": agent("lean-research-agent") });
+    const root = project({ ".cursor/agents/lean-research-agent.md": agentMarkdown("lean-research-agent") });
     expect(returnlint(["init", "cursor"], { cwd: root }).status).toBe(0);
     const run = doctor(root);
     expect(run.stderr).toBe("");
@@ -251,7 +250,7 @@ describe("returnlint doctor --host cursor", SLOW, () => {
   });
 
   const addPlanner = (root: string) => {
-    writeFileSync(path.join(root, ".cursor", "agents", "planner.md"), agent("planner"));
+    writeFileSync(path.join(root, ".cursor", "agents", "planner.md"), agentMarkdown("planner"));
   };
   const removeCopy = (root: string) => {
     rmSync(path.join(root, ".cursor", "hooks", "returnlint.cjs"));
@@ -264,7 +263,7 @@ describe("returnlint doctor --host cursor", SLOW, () => {
     ["a command that cannot run (the one-file copy not committed)", removeCopy, '  ✗ the hook command does not run as a hook from the project (tried with a stop of an agent it leaves alone: exit 1, "Error: Cannot find module'],
     ["returnlint moved to stop, which carries no final message", onStopOnly, '  ✗ no subagentStop entry of .cursor/hooks.json runs "returnlint hook cursor": subagents stop unchecked; run "returnlint init cursor"'],
   ])("says what cannot work and exits 1: %s", (_name, change, line) => {
-    const root = project({ ".cursor/agents/lean-research-agent.md": agent("lean-research-agent") });
+    const root = project({ ".cursor/agents/lean-research-agent.md": agentMarkdown("lean-research-agent") });
     expect(returnlint(["init", "cursor"], { cwd: root }).status).toBe(0);
     change(root);
     const run = doctor(root);

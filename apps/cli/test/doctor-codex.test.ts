@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { codexHookHash, codexHookKey, codexMatcher, codexMatches } from "../src/commands/codex-config.js";
 import { codexDoctor } from "../src/doctor/codex.js";
 import { project } from "./helpers.js";
+import { agentToml } from "@returnlint/testing";
 
 // `returnlint doctor --host codex`'s checks, on projects set up the ways that leave Codex running
 // no hook without a word: untrusted, mis-matched, unresolvable. (test/hosts/codex.hosts.ts runs
@@ -17,7 +18,6 @@ afterAll(() => {
 });
 
 const COMMAND = 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/.codex/hooks/returnlint.cjs hook codex';
-const agentToml = (name: string) => `name = "${name}"\ndescription = "${name}"\ndeveloper_instructions = """\nDo the work.\n"""\n`;
 
 /** A project with two agents, a hooks.json holding `entry` after another team's hook, and the one-file copy. */
 function codexProject(entry: Record<string, unknown> | undefined, files: Readonly<Record<string, unknown>> = {}): string {

@@ -2,13 +2,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { project, returnlint } from "./helpers.js";
+import { agentMarkdown } from "@returnlint/testing";
 
 // `returnlint doctor --host copilot`: Copilot CLI skips an untrusted folder's hooks, runs every
 // subagentStop hook for every subagent, and runs Claude Code's SubagentStop hooks too. HOME is a
 // folder of the test's own: the machine's ~/.copilot must not decide a test. (The real Copilot
 // CLI reads the same trust: test/hosts/copilot.hosts.ts.)
 
-const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
 const VENDORED = "node .github/hooks/returnlint.cjs hook copilot";
 
 /** A home whose ~/.copilot/config.json trusts `folders`, written as Copilot CLI writes it (with its comment lines). */
@@ -25,7 +25,7 @@ function doctor(root: string, env: Record<string, string>) {
 
 /** A project set up by `returnlint init copilot` (the one-file copy), with a research agent. */
 function initialised(files: Record<string, unknown> = {}): string {
-  const root = project({ ".github/agents/lean-research-agent.agent.md": agent("lean-research-agent"), ...files });
+  const root = project({ ".github/agents/lean-research-agent.agent.md": agentMarkdown("lean-research-agent"), ...files });
   expect(returnlint(["init", "copilot"], { cwd: root }).status).toBe(0);
   return root;
 }
@@ -76,7 +76,7 @@ describe("returnlint doctor: Copilot CLI", SLOW, () => {
   });
 
   it("Claude Code's SubagentStop hook alone is Copilot CLI's hook too", () => {
-    const root = project({ ".claude/agents/lean-research-agent.md": agent("lean-research-agent"), ".github/agents/planner.agent.md": agent("planner") });
+    const root = project({ ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"), ".github/agents/planner.agent.md": agentMarkdown("planner") });
     expect(returnlint(["init", "claude"], { cwd: root }).status).toBe(0);
     const run = doctor(root, { HOME: home([root]) });
     expect(run.stdout).toContain("  ✓ .claude/settings.json runs returnlint when a subagent stops (SubagentStop, Claude Code's hook, which Copilot CLI runs with Claude Code's fields); Copilot CLI runs it for every subagent, matcher or not\n");
@@ -103,7 +103,7 @@ describe("returnlint doctor: Copilot CLI", SLOW, () => {
   });
 
   it("warns when a project agent has a built-in agent's name, or the config sends a built-in agent to a command", () => {
-    const root = initialised({ ".github/agents/research.agent.md": agent("research"), "returnlint.config.json": { agents: { explore: "research" } } });
+    const root = initialised({ ".github/agents/research.agent.md": agentMarkdown("research"), "returnlint.config.json": { agents: { explore: "research" } } });
     const run = doctor(root, { HOME: home([root]) });
     expect(run.stdout).toContain(`  ! the project's agent research has the name of a host's built-in agent, which the hook leaves alone: it is not checked unless the config's "agents" map names it\n`);
     expect(run.stdout).toContain('  ! the config\'s "agents" map sends the host\'s built-in agent explore to /research');

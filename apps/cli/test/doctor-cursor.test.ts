@@ -8,10 +8,10 @@ import { loadReturnlintConfig } from "@returnlint/api";
 import { cursorDoctor } from "../src/doctor/cursor.js";
 import type { DoctorContext, DoctorLine } from "../src/doctor/host-doctor.js";
 import { project, REPO } from "./helpers.js";
+import { agentMarkdown } from "@returnlint/testing";
 
 const INSTALLED = 'node "${CURSOR_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook cursor';
-const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
-const AGENTS = { ".cursor/agents/lean-research-agent.md": agent("lean-research-agent"), ".cursor/agents/planner.md": agent("planner") };
+const AGENTS = { ".cursor/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"), ".cursor/agents/planner.md": agentMarkdown("planner") };
 
 /** What `init cursor` writes for AGENTS, with `entry` changing our entry's members. */
 function hooksFile(entry: Readonly<Record<string, unknown>> = {}, events: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
@@ -128,7 +128,7 @@ describe("the Cursor doctor", { timeout: 60_000 }, () => {
   });
 
   it("warns when no agent maps to a command, when loop_limit is null, and reads --max-blocks from the command", async () => {
-    const none = await check(installed({ ".cursor/hooks.json": hooksFile({ matcher: undefined }), ".cursor/agents/lean-research-agent.md": agent("helper"), ".cursor/agents/planner.md": agent("reviewer") }));
+    const none = await check(installed({ ".cursor/hooks.json": hooksFile({ matcher: undefined }), ".cursor/agents/lean-research-agent.md": agentMarkdown("helper"), ".cursor/agents/planner.md": agentMarkdown("reviewer") }));
     expect(said(none, "warn")).toEqual([expect.stringMatching(/^no agent of \.cursor\/agents\/ or of the config's "agents" map maps to a command: the hook checks none/)]);
     const unbounded = await check(installed({ ".cursor/hooks.json": hooksFile({ loop_limit: null }) }));
     expect(said(unbounded, "warn")[0]).toMatch(/^loop_limit is null: nothing on Cursor's side bounds the follow-ups/);

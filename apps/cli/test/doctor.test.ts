@@ -2,12 +2,12 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { project, returnlint } from "./helpers.js";
+import { agentMarkdown } from "@returnlint/testing";
 
 // `returnlint doctor`: what a user runs when "nothing happens". Each case is a setup that cannot
 // work, said in a sentence with exit 1, or one that can, exit 0. HOME is an empty folder: the
 // machine's own ~/.claude must not decide a test.
 
-const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
 const VENDORED_HOOK = 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude';
 const INSTALLED_HOOK = 'node "${CLAUDE_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook claude';
 
@@ -26,7 +26,7 @@ function subagentStop(command: string, matcher?: string) {
 
 describe("returnlint doctor: Claude Code", () => {
   it("passes the setup init claude writes, runs its command once and writes nothing of its own", () => {
-    const root = project({ ".claude/agents/lean-research-agent.md": agent("lean-research-agent"), ".claude/agents/planner-agent.md": agent("planner-agent") });
+    const root = project({ ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"), ".claude/agents/planner-agent.md": agentMarkdown("planner-agent") });
     expect(returnlint(["init", "claude"], { cwd: root }).status).toBe(0);
     const before = listing(root);
     const run = doctor(root);
@@ -41,8 +41,8 @@ describe("returnlint doctor: Claude Code", () => {
 
   it("names the agents a matcher leaves out, and fails", () => {
     const root = project({
-      ".claude/agents/lean-research-agent.md": agent("lean-research-agent"),
-      ".claude/agents/implementer-agent.md": agent("implementer-agent"),
+      ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"),
+      ".claude/agents/implementer-agent.md": agentMarkdown("implementer-agent"),
       ".claude/settings.json": subagentStop(VENDORED_HOOK, "lean-research-agent"),
     });
     const run = doctor(root);
@@ -53,7 +53,7 @@ describe("returnlint doctor: Claude Code", () => {
   });
 
   it("a command that cannot run from the project is said with the reason the shell gave", () => {
-    const root = project({ ".claude/agents/lean-research-agent.md": agent("lean-research-agent"), ".claude/settings.json": subagentStop(INSTALLED_HOOK) });
+    const root = project({ ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"), ".claude/settings.json": subagentStop(INSTALLED_HOOK) });
     const run = doctor(root);
     expect(run.stdout).toContain(`  ✗ the hook command does not run as a hook from the project (tried with a stop of an agent it leaves alone: exit 1, "Error: Cannot find module '${path.join(root, "node_modules/returnlint/dist/returnlint.cjs")}'"): ${INSTALLED_HOOK}\n`);
     expect(run.status).toBe(1);
@@ -83,10 +83,10 @@ describe("returnlint doctor: Claude Code", () => {
   });
 
   it("warns about a project agent named like a host's own agent, which the hook leaves alone", () => {
-    const root = project({ ".claude/agents/research.md": agent("research"), ".claude/settings.json": subagentStop(VENDORED_HOOK) });
+    const root = project({ ".claude/agents/research.md": agentMarkdown("research"), ".claude/settings.json": subagentStop(VENDORED_HOOK) });
     const run = doctor(root);
     expect(run.stdout).toContain('  ! the project\'s agent research has the name of a host\'s built-in agent, which the hook leaves alone: it is not checked unless the config\'s "agents" map names it\n');
-    const mapped = project({ ".claude/agents/research.md": agent("research"), ".claude/settings.json": subagentStop(VENDORED_HOOK), "returnlint.config.json": { agents: { research: "research" } } });
+    const mapped = project({ ".claude/agents/research.md": agentMarkdown("research"), ".claude/settings.json": subagentStop(VENDORED_HOOK), "returnlint.config.json": { agents: { research: "research" } } });
     expect(doctor(mapped).stdout).not.toContain("has the name of a host's built-in agent");
   });
 
@@ -98,7 +98,7 @@ describe("returnlint doctor: Claude Code", () => {
 
 describe("returnlint doctor: OpenCode", () => {
   it("passes a plugin listed in opencode.json, naming the agents it checks", () => {
-    const root = project({ "opencode.json": { plugin: ["@returnlint/opencode"] }, ".opencode/agent/researcher.md": agent("researcher") });
+    const root = project({ "opencode.json": { plugin: ["@returnlint/opencode"] }, ".opencode/agent/researcher.md": agentMarkdown("researcher") });
     const run = doctor(root);
     expect(run.stdout).toBe(
       "OpenCode (returnlint hook opencode)\n  ✓ opencode.json lists @returnlint/opencode: OpenCode installs it from the npm registry when it starts (it needs the network then)\n  ✓ the plugin checks the returns of researcher (/research)\n\nEvery host checked can run returnlint.\n",

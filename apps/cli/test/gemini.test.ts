@@ -6,12 +6,12 @@ import { loadReturnlintConfig } from "@returnlint/api";
 import { geminiDoctor } from "../src/doctor/gemini.js";
 import type { DoctorContext } from "../src/doctor/host-doctor.js";
 import { project, returnlint } from "./helpers.js";
+import { agentMarkdown } from "@returnlint/testing";
 
 // `returnlint init gemini` and Gemini CLI's doctor. Gemini CLI's own files live in a home of the
 // test's own (HOME): trusted folders, acknowledged agents, user settings; the machine's ~/.gemini
 // must not decide a test. test/hosts/gemini.hosts.ts runs these settings in the real Gemini CLI.
 
-const agent = (name: string) => `---\nname: ${name}\ndescription: ${name} for the tests\n---\nDo the work.\n`;
 const VENDORED = "node $GEMINI_PROJECT_DIR/.gemini/hooks/returnlint.cjs hook gemini";
 const INSTALLED = "node $GEMINI_PROJECT_DIR/node_modules/returnlint/dist/returnlint.cjs hook gemini";
 const hook = (command: string, extra: Record<string, unknown> = {}) => ({ name: "returnlint", type: "command", command, timeout: 30_000, ...extra });
@@ -41,7 +41,7 @@ function geminiHome(root: string, options: { readonly trust?: string | null; rea
 
 /** A project set up as `init gemini` leaves it (the one-file copy and the hook), with two agents. */
 function initialised(): string {
-  const root = project({ ".gemini/agents/lean-research-agent.md": agent("lean-research-agent"), ".gemini/agents/planner-agent.md": agent("planner-agent") });
+  const root = project({ ".gemini/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"), ".gemini/agents/planner-agent.md": agentMarkdown("planner-agent") });
   expect(returnlint(["init", "gemini"], { cwd: root }).status).toBe(0);
   return root;
 }
@@ -60,8 +60,8 @@ async function check(root: string, env: Record<string, string | undefined>) {
 describe("returnlint init gemini", () => {
   it("adds the AfterTool hook of invoke_agent next to what is there, names the agents it checks, and says what init leaves to the user", () => {
     const root = project({
-      ".gemini/agents/lean-research-agent.md": agent("lean-research-agent"),
-      ".gemini/agents/notes.md": agent("notes"),
+      ".gemini/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"),
+      ".gemini/agents/notes.md": agentMarkdown("notes"),
       ".gemini/settings.json": { model: { name: "gemini-2.5-pro" }, hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "echo before" }] }], AfterTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "log-shell" }] }] } },
     });
     const run = returnlint(["init", "gemini"], { cwd: root });
@@ -151,7 +151,7 @@ describe("returnlint doctor: Gemini CLI", () => {
   it("names the agents Gemini CLI has not been told to load, an edit after the acknowledgment included", () => {
     const root = initialised();
     const home = geminiHome(root);
-    writeFileSync(path.join(root, ".gemini", "agents", "planner-agent.md"), `${agent("planner-agent")}Plan carefully.\n`);
+    writeFileSync(path.join(root, ".gemini", "agents", "planner-agent.md"), `${agentMarkdown("planner-agent")}Plan carefully.\n`);
     const run = doctor(root, home);
     expect(run.stdout).toContain(
       '  ✗ Gemini CLI does not load planner-agent: its file is not acknowledged as it is now (~/.gemini/acknowledgments/agents.json), so the parent cannot call it; start gemini here and choose "Acknowledge and Enable" when it lists it\n',
@@ -210,7 +210,7 @@ describe("returnlint doctor: Gemini CLI", () => {
 
   it("is present where the project has Gemini CLI's settings or agents", () => {
     const context = (root: string): DoctorContext => ({ root, config: undefined, env: {} });
-    expect(geminiDoctor.present(context(project({ ".gemini/agents/a.md": agent("a") })))).toBe(true);
+    expect(geminiDoctor.present(context(project({ ".gemini/agents/a.md": agentMarkdown("a") })))).toBe(true);
     expect(geminiDoctor.present(context(project({ ".gemini/settings.json": {} })))).toBe(true);
     expect(geminiDoctor.present(context(project({ ".claude/settings.json": {} })))).toBe(false);
   });

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { project, returnlint } from "./helpers.js";
+import { agentToml } from "@returnlint/testing";
 
-const agentToml = (name: string) => `name = "${name}"\ndescription = "${name}"\ndeveloper_instructions = """\nDo the work; write specs/N_x/.return-meta.json.\n"""\n`;
 const hooksOf = (root: string) => JSON.parse(readFileSync(path.join(root, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
 const ROOT = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"';
 const VENDORED = { type: "command", command: `node ${ROOT}/.codex/hooks/returnlint.cjs hook codex`, timeout: 30 };

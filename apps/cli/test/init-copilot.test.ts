@@ -7,10 +7,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { finalMessage } from "./claude-payloads.js";
 import { project, REPO, returnlint } from "./helpers.js";
+import { agentMarkdown } from "@returnlint/testing";
 
 const VENDORED = path.join(REPO, "apps", "cli", "dist", "returnlint-vendored.cjs");
 const REPORT = "specs/259_prove_lemma/reports/research-001.md";
-const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
 const hooksOf = (root: string) => JSON.parse(readFileSync(path.join(root, ".github", "hooks", "returnlint.json"), "utf8")) as { version?: number; hooks: Record<string, Record<string, unknown>[]> };
 const entry = (command: string) => ({ type: "command", bash: command, powershell: command, cwd: ".", timeoutSec: 30 });
 const VENDORED_COMMAND = "node .github/hooks/returnlint.cjs hook copilot";
@@ -35,7 +35,7 @@ const SLOW = { timeout: 60_000 };
 
 describe("returnlint init copilot", SLOW, () => {
   it("in a project without returnlint installed: the one-file copy and its hook, which blocks a phantom return and passes a good one", () => {
-    const root = project({ ".github/agents/lean-research-agent.agent.md": agent("lean-research-agent"), ".github/agents/helper.agent.md": agent("helper") });
+    const root = project({ ".github/agents/lean-research-agent.agent.md": agentMarkdown("lean-research-agent"), ".github/agents/helper.agent.md": agentMarkdown("helper") });
     const init = returnlint(["init", "copilot"], { cwd: root });
     expect(init.stderr).toBe("");
     expect(init.stdout).toBe(
@@ -79,7 +79,7 @@ describe("returnlint init copilot", SLOW, () => {
   });
 
   it("adds nothing where Claude Code's SubagentStop hook already runs returnlint: Copilot CLI runs it too, and two would count each attempt twice", () => {
-    const root = project({ ".claude/agents/lean-research-agent.md": agent("lean-research-agent") });
+    const root = project({ ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent") });
     expect(returnlint(["init", "claude"], { cwd: root }).status).toBe(0);
     const run = returnlint(["init", "copilot"], { cwd: root });
     expect(run.stdout).toBe(`Copilot CLI already runs returnlint when a subagent stops: .claude/settings.json (SubagentStop), and a second hook would count every attempt twice; nothing to change.\n${TRUST(root)}`);

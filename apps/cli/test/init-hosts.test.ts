@@ -3,10 +3,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
 import { project, returnlint, STACK_FRAME } from "./helpers.js";
+import { agentMarkdown } from "@returnlint/testing";
 
 const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 
-const agent = (name: string) => `---\nname: ${name}\ndescription: ${name}\n---\nDo the work.\n`;
 const settingsOf = (root: string) => JSON.parse(readFileSync(path.join(root, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
 // A project without returnlint in node_modules: init writes the one-file copy and runs it with node (init-vendor.test.ts runs it).
 const HOOK = { type: "command", command: 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude', timeout: 30 };
@@ -16,9 +16,9 @@ const NEXT = "Next: commit .claude/hooks/returnlint.cjs with .claude/settings.js
 describe("returnlint init claude", () => {
   it("adds the hook next to the other hooks, with a matcher of the agents returnlint checks", () => {
     const root = project({
-      ".claude/agents/lean-research-agent.md": agent("lean-research-agent"),
-      ".claude/agents/planner.md": agent("planner"),
-      ".claude/agents/code-reviewer.md": agent("code-reviewer"),
+      ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"),
+      ".claude/agents/planner.md": agentMarkdown("planner"),
+      ".claude/agents/code-reviewer.md": agentMarkdown("code-reviewer"),
       ".claude/settings.json": { model: "opus", hooks: { Stop: [{ hooks: [{ type: "command", command: "echo done" }] }], SubagentStop: [{ matcher: "x", hooks: [{ type: "command", command: "lint-x" }] }] } },
       "returnlint.config.json": { agents: { "proof-writer": "implement" } },
     });
@@ -38,8 +38,24 @@ describe("returnlint init claude", () => {
     });
   });
 
+  it("says which agents' prose the hook lets through: their definitions ask for a line of their own; the hook still runs for them", () => {
+    const root = project({
+      ".claude/agents/research-specialist.md": agentMarkdown("research-specialist", "prose"),
+      ".claude/agents/plan-architect.md": agentMarkdown("plan-architect", "prose"),
+      ".claude/agents/planner.md": agentMarkdown("planner", "metadata-file"),
+    });
+    const run = returnlint(["init", "claude"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe(
+      'returnlint: the hook lets the prose of 2 agents through (plan-architect, research-specialist): their definitions ask for no return returnlint checks (no JSON return with a "status", no return file such as .return-meta.json), so it checks only a return they give anyway; name one in the config\'s "agents" map to hold it to a return.\n',
+    );
+    expect(settingsOf(root).hooks.SubagentStop?.[0]?.matcher).toBe("plan-architect|planner|research-specialist");
+    const doctor = returnlint(["doctor", "--host", "claude"], { cwd: root });
+    expect(doctor.stdout).toContain("  ! the hook lets the prose of 2 agents through (plan-architect, research-specialist): ");
+  });
+
   it("is idempotent, and updates only the matcher when the agents change", () => {
-    const root = project({ ".claude/agents/planner.md": agent("planner") });
+    const root = project({ ".claude/agents/planner.md": agentMarkdown("planner") });
     expect(returnlint(["init", "claude"], { cwd: root }).status).toBe(0);
     const written = statSync(path.join(root, ".claude", "settings.json")).mtimeMs;
     expect(returnlint(["init", "claude"], { cwd: root }).stdout).toBe(".claude/settings.json already runs returnlint; nothing to change.\n");
@@ -47,8 +63,8 @@ describe("returnlint init claude", () => {
 
     // A new agent: the same entry, a new matcher.
     const withMore = project({
-      ".claude/agents/planner.md": agent("planner"),
-      ".claude/agents/implementer.md": agent("implementer"),
+      ".claude/agents/planner.md": agentMarkdown("planner"),
+      ".claude/agents/implementer.md": agentMarkdown("implementer"),
       ".claude/settings.json": settingsOf(root),
       ".claude/hooks/returnlint.cjs": readFileSync(path.join(root, ".claude", "hooks", "returnlint.cjs"), "utf8"),
     });
@@ -88,7 +104,7 @@ describe("returnlint init claude", () => {
   });
 
   it("--dry-run prints the file it would write and writes nothing", () => {
-    const root = project({ ".claude/agents/planner.md": agent("planner") });
+    const root = project({ ".claude/agents/planner.md": agentMarkdown("planner") });
     const run = returnlint(["init", "claude", "--dry-run"], { cwd: root });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("Would write .claude/hooks/returnlint.cjs, returnlint 0.1.0 in one file (--dry-run: nothing written).");
@@ -102,7 +118,7 @@ describe("returnlint init claude", () => {
     const root = project({ "returnlint.config.json": { agents: { "team:researcher": "research", planner: "plan" } } });
     returnlint(["init", "claude"], { cwd: root });
     expect(settingsOf(root).hooks.SubagentStop?.[0]?.matcher).toBe("^(planner|team:researcher)$");
-    const bare = project({ ".claude/agents/helper.md": agent("helper") });
+    const bare = project({ ".claude/agents/helper.md": agentMarkdown("helper") });
     expect(returnlint(["init", "claude"], { cwd: bare }).stdout).toContain("(no matcher: every subagent, the name rule decides)");
     expect(settingsOf(bare).hooks.SubagentStop).toEqual([{ hooks: [HOOK] }]);
   });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { finalMessage, subagentStop } from "./claude-payloads.js";
 import { project, REPO, returnlint } from "./helpers.js";
+import { agentMarkdown } from "@returnlint/testing";
 
 const VENDORED = path.join(REPO, "apps", "cli", "dist", "returnlint-vendored.cjs");
 const REPORT = "specs/259_prove_lemma/reports/research-001.md";
@@ -14,7 +15,7 @@ const REPORT = "specs/259_prove_lemma/reports/research-001.md";
 /** A repository of the family: an agent, a written report, and no JavaScript tooling at all. */
 function repository(files: Record<string, string | object> = {}): string {
   return project({
-    ".claude/agents/lean-research-agent.md": "---\nname: lean-research-agent\ndescription: Researches a task\n---\nResearch the task.\n",
+    ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"),
     [REPORT]: "# Research Report\n\n## Findings\n\nThe lemma follows from the induction hypothesis.\n",
     "Theories/Main.lean": "theorem t : True := trivial\n",
     ...files,

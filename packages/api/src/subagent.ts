@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { commandInName, formatOfFileName, METADATA_FILE, presetFor, relativeInside, RESULTS_OMITTED, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
+import { commandInName, FileRefusedError, formatOfFileName, METADATA_FILE, presetFor, relativeInside, RESULTS_OMITTED, readRegularFile, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { lintSource } from "./lint.js";
 import { reaskLine } from "./reask.js";
 import { reportObject, type ReportObject } from "./report-object.js";
@@ -59,13 +59,75 @@ export const BUILT_IN_AGENTS: ReadonlySet<string> = new Set([
  */
 export function commandForAgent(config: LoadedConfig | undefined, agent: string | undefined): string | null {
   if (agent === undefined) return null;
-  const agents = config?.config.agents ?? {};
-  // "constructor" or "__proto__" is an agent's name, not Object.prototype's.
-  const mappedTo = (name: string) => (Object.hasOwn(agents, name) ? agents[name] : undefined);
-  const mapped = mappedTo(agent) ?? mappedTo(agent.slice(agent.lastIndexOf(":") + 1));
+  const mapped = mappedCommand(config, agent);
   if (mapped !== undefined) return mapped;
   if (BUILT_IN_AGENTS.has(agent)) return null;
   return commandInName(agent);
+}
+
+/** The command the config's `agents` map gives an agent, by its full name or by the part after a plugin's `plugin:` prefix. */
+function mappedCommand(config: LoadedConfig | undefined, agent: string): string | undefined {
+  const agents = config?.config.agents ?? {};
+  // "constructor" or "__proto__" is an agent's name, not Object.prototype's.
+  const mappedTo = (name: string) => (Object.hasOwn(agents, name) ? agents[name] : undefined);
+  return mappedTo(agent) ?? mappedTo(agent.slice(agent.lastIndexOf(":") + 1));
+}
+
+/**
+ * What in an agent's instructions asks for a return returnlint checks: the name of a file returns
+ * are written to (`.return-meta.json`, a handoff, a multi-task file), or a JSON return shown by
+ * its `"status"` key.
+ */
+const ASKS_FOR_A_RETURN = new RegExp(
+  [...RETURN_FILE_NAMES.map((name) => name.replaceAll(".", String.raw`\.`).replace("*", String.raw`[\w-]*`)), String.raw`"status"\s*:`].join("|"),
+);
+
+/** Whether instructions (an agent's definition, the prompt it was delegated with) ask for a return returnlint checks. */
+export function asksForReturn(text: string): boolean {
+  return ASKS_FOR_A_RETURN.test(text);
+}
+
+/** An agent definition is a page of instructions; anything larger is not one. */
+const MAX_DEFINITION_BYTES = 1024 * 1024;
+
+/** The agent names whose definition may be looked up in a host's folder, as `.claude/agents/NAME.md` (no plugin prefix, no path). */
+const DEFINITION_NAME = /^[\w.-]+$/;
+
+/**
+ * A project agent's definition (the instructions it runs with): the first of `files` (relative to
+ * `root`, each with `{name}` for the agent's name) that is there, or undefined when none is or the
+ * name cannot be a file's. One that is there but is no regular file (a FIFO, a link to a device,
+ * something too large) is a sentence (ReturnlintError), never opened for reading.
+ */
+export function agentDefinition(root: string, agent: string | undefined, files: readonly string[]): string | undefined {
+  if (agent === undefined || !DEFINITION_NAME.test(agent) || agent.startsWith(".")) return undefined;
+  for (const file of files) {
+    const absolute = path.join(root, file.replace("{name}", agent));
+    try {
+      return readRegularFile(absolute, { maxBytes: MAX_DEFINITION_BYTES }).bytes.toString("utf8");
+    } catch (error) {
+      if (!(error instanceof FileRefusedError)) throw error;
+      if (error.kind !== "missing") throw new ReturnlintError("INPUT_UNREADABLE", `Cannot read the agent definition ${absolute}: ${error.reason}.`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether a subagent owes a return returnlint checks, from the evidence: the config's `agents`
+ * map names it; it wrote a return file during this run; its definition, its prompt or its final
+ * message asks for one or shows one (`asksForReturn`: a return file's name, a JSON return's
+ * `"status"`); or its definition is not in the project's folder, and its name is all there is to
+ * go by. An agent whose own definition asks for something else (a last line such as
+ * `REPORT_CREATED: path`) and whose message shows no return owes none: like the hosts' built-in
+ * agents, it is left alone.
+ */
+export function owesReturn(input: { readonly config: LoadedConfig | undefined; readonly agent?: string; readonly run: SubagentRun; readonly message?: string }): boolean {
+  const { config, agent, run } = input;
+  if (agent !== undefined && mappedCommand(config, agent) !== undefined) return true;
+  if (run.definition === undefined) return true;
+  if (run.wrote.some((file) => formatOfFileName(path.basename(file)) !== undefined)) return true;
+  return [run.definition, run.prompt, input.message].some((text) => text !== undefined && asksForReturn(text));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempProject } from "@returnlint/testing";
+import { agentMarkdown, tempProject } from "@returnlint/testing";
 import { parsePayload, runClaudeHook, STATE_DIR, type ClaudeHookOptions } from "./index.js";
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
@@ -108,6 +108,47 @@ describe("runClaudeHook", { timeout: 30_000 }, () => {
     // Its agents map, not the agent's name, says which command's rules apply.
     expect((JSON.parse(answer.stdout) as { reason: string }).reason).toContain("failed validation for /plan (");
     expect(verdictOf(root)).toMatchObject({ command: "plan" });
+  });
+});
+
+/** A SubagentStop of `agent` whose final message is `message`. */
+function stopWith(cwd: string, agent: string, message: string): string {
+  return JSON.stringify({ session_id: "9f3c2a51-6d0e-4b8a-9a41-2f7c1e0d5b66", cwd, hook_event_name: "SubagentStop", stop_hook_active: false, agent_id: "b5f2", agent_type: agent, last_assistant_message: message });
+}
+
+describe("which agents owe a return", { timeout: 30_000 }, () => {
+  const PROSE = "Done.\n\nREPORT_CREATED: /work/specs/259_x/reports/001.md";
+
+  it("lets the prose of an agent through when its definition asks for a line of its own, not a return returnlint checks", async () => {
+    const root = tempProject({ ".claude/agents/research-specialist.md": agentMarkdown("research-specialist", "prose") });
+    expect(await run({ payloadText: stopWith(root, "research-specialist", PROSE), cwd: root })).toEqual({ status: 0, stdout: "", stderr: "" });
+  });
+
+  it("still checks a JSON return such an agent gives, and sends back its phantom work", async () => {
+    const root = tempProject({ ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent", "prose") });
+    const answer = await run({ payloadText: subagentStop(root, [REPORT]), cwd: root });
+    expect(JSON.parse(answer.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining(`file "${REPORT}" does not exist`) as unknown });
+  });
+
+  it.each([
+    ["its definition shows a JSON return with a status", agentMarkdown("research-specialist", "json"), {}],
+    ["the config's agents map names it", agentMarkdown("research-specialist", "prose"), { "returnlint.config.json": JSON.stringify({ agents: { "research-specialist": "research" } }) }],
+  ])("sends back prose when %s", async (_why, definition, files) => {
+    const root = tempProject({ ".claude/agents/research-specialist.md": definition, ...files });
+    const answer = await run({ payloadText: stopWith(root, "research-specialist", PROSE), cwd: root });
+    expect(JSON.parse(answer.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("your reply contains no JSON object") as unknown });
+  });
+
+  it("tells a subagent whose definition asks for a metadata file that it wrote none", async () => {
+    const root = tempProject({ ".claude/agents/research-specialist.md": agentMarkdown("research-specialist", "metadata-file") });
+    const answer = await run({ payloadText: stopWith(root, "research-specialist", "- Research done\n- Metadata written"), cwd: root });
+    expect(JSON.parse(answer.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining(".return-meta.json") as unknown });
+  });
+
+  it("goes by the name alone for an agent with no definition in the project, as before", async () => {
+    const root = tempProject();
+    const answer = await run({ payloadText: stopWith(root, "research-specialist", PROSE), cwd: root });
+    expect(JSON.parse(answer.stdout)).toMatchObject({ decision: "block" });
   });
 });
 

@@ -8,6 +8,7 @@ import {
   DEFAULT_MAX_BLOCKS,
   knownCommand,
   loadReturnlintConfig,
+  owesReturn,
   problemsDigest,
   retryDecision,
   returnOfMessage,
@@ -137,6 +138,8 @@ async function runHook(io: HostOutput, options: StopHookOptions): Promise<number
   let checked: CheckedReturn;
   try {
     const run = subagentRun({ root, host, ...(transcriptPath === undefined ? {} : { transcriptPath }), ...(agent === undefined ? {} : { agent }) });
+    // An agent whose own definition asks for another kind of return (`REPORT_CREATED: path`) is left alone, unless --command or the agents map says otherwise.
+    if (options.command === undefined && !owesReturn({ config, ...(agent === undefined ? {} : { agent }), run, message: payload.lastAssistantMessage })) return passed(io);
     const source = returnOfMessage({ message: payload.lastAssistantMessage, root, command, config, run });
     checked = await checkReturn(source, {
       root,

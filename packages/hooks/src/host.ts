@@ -41,8 +41,8 @@ export interface HostAdapter {
    * Cursor), or the parent, which receives the reason in place of the return (Gemini CLI).
    */
   readonly reader: "subagent" | "parent";
-  /** The file that defines a project agent of this name, relative to the project root, or undefined when the host has none there. */
-  definitionFile(agent: string): string | undefined;
+  /** The files that may define a project agent, relative to the project root with `{name}` for its name, in the host's order: the first that is there is its definition (api's `agentDefinition`). */
+  readonly definitionFiles: readonly string[];
   /**
    * Whether the transcript has caught up with this stop, from its last lines. For a host that writes
    * its log behind its hooks (Copilot CLI: a subagent's commands and writes can reach events.jsonl

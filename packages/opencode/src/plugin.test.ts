@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tempProject } from "@returnlint/testing";
+import { agentMarkdown, tempProject } from "@returnlint/testing";
 import plugin, { ReturnlintPlugin, type ToolCall, type ToolResult } from "./index.js";
 import { backgroundResult, CHILD_SESSION, finalMessage, legacyOutput, PARENT_SESSION, researchArgs, taskCall, taskElementOutput } from "./fixtures/task-calls.js";
 
@@ -92,6 +92,14 @@ describe("@returnlint/opencode", () => {
   it("says when a prose return has no JSON in it", async () => {
     const seen = await afterTask(tempProject(), taskCall, legacyOutput("All done, the report is written."));
     expect(seen).toContain("1. Invalid JSON return from lean-research-agent\n   Error: The subagent's final message contains no return");
+  });
+
+  it("leaves the prose of an agent alone when its definition asks for a line of its own; checks it when the definition shows a JSON return", async () => {
+    const prose = legacyOutput("Done.\n\nREPORT_CREATED: /work/specs/259_prove_completeness/reports/research-001.md");
+    const lineOfItsOwn = tempProject({ ".opencode/agent/lean-research-agent.md": agentMarkdown("lean-research-agent", "prose") });
+    expect(await afterTask(lineOfItsOwn, taskCall, prose)).toBe(prose.output);
+    const json = tempProject({ ".opencode/agent/lean-research-agent.md": agentMarkdown("lean-research-agent", "json") });
+    expect(await afterTask(json, taskCall, prose)).toContain("Error: The subagent's final message contains no return");
   });
 
   const untouched: readonly [string, ToolCall, ToolResult][] = [

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { checkReturn, commandForAgent, loadReturnlintConfig, problemLines, returnOfMessage, type CheckedReturn } from "@returnlint/api";
+import { agentDefinition, checkReturn, commandForAgent, loadReturnlintConfig, owesReturn, problemLines, returnOfMessage, type CheckedReturn } from "@returnlint/api";
 
 // The shapes below are the parts of @opencode-ai/plugin's published types that this plugin
 // uses (dist/index.d.ts: `Plugin = (input: PluginInput, options?: PluginOptions) => Promise<Hooks>`,
@@ -85,6 +85,9 @@ export async function ReturnlintPlugin(input: PluginInput, options: ReturnlintPl
   });
 }
 
+/** Where OpenCode reads a project agent's definition (its `agent/` folder, or `agents/`). */
+const AGENT_DEFINITIONS = [".opencode/agent/{name}.md", ".opencode/agents/{name}.md"];
+
 async function validationBlock(root: string, options: ReturnlintPluginOptions, args: unknown, task: TaskInfo): Promise<string | undefined> {
   const agent = stringField(args, "subagent_type");
   // A background task's first output, or a failed one, carries no return yet.
@@ -93,7 +96,12 @@ async function validationBlock(root: string, options: ReturnlintPluginOptions, a
     const config = await loadReturnlintConfig({ cwd: root, ...(options.config === undefined ? {} : { configFile: path.resolve(root, options.config) }) });
     const command = commandForAgent(config, agent);
     if (command === null) return undefined;
-    const source = returnOfMessage({ message: task.result, root, command, config });
+    // An agent whose own definition asks for another kind of return is left alone, as by the hosts' hooks.
+    const definition = agentDefinition(root, agent, AGENT_DEFINITIONS);
+    const prompt = stringField(args, "prompt");
+    const run = { wrote: [], ...(definition === undefined ? {} : { definition }), ...(prompt === undefined ? {} : { prompt }) };
+    if (!owesReturn({ config, ...(agent === undefined ? {} : { agent }), run, message: task.result })) return undefined;
+    const source = returnOfMessage({ message: task.result, root, command, config, run });
     const checked = await checkReturn(source, { root, command, config, ...(agent === undefined ? {} : { agent }) });
     return render(checked, { agent: agent ?? "the subagent", command, taskId: task.id, background: task.background });
   } catch (error) {

@@ -17,15 +17,24 @@ export function realRepository(name: string): string | undefined {
 }
 
 /**
- * Clones a bundle into `dir` (a folder that does not exist yet) and checks out `at`: the tip, or
- * the last commit that still has `.claude/agents/` (the parent of the commit that deleted them;
- * the tip when none did): the repository as its maintainer had it while its agents were defined
- * there. Returns the commit checked out.
+ * Clones a bundle into `dir` (a folder that does not exist yet) and checks out `at`: the tip; the
+ * last commit that still has `.claude/agents/` (the parent of the commit that deleted them; the tip
+ * when none did): the repository as its maintainer had it while its agents were defined there; or
+ * the first commit that has them (`first-agents`): its agents as they were first written. Returns
+ * the commit checked out.
  */
-export function cloneRealRepository(bundle: string, dir: string, at: "tip" | "agents" = "tip"): string {
+export function cloneRealRepository(bundle: string, dir: string, at: "tip" | "agents" | "first-agents" = "tip"): string {
   git(path.dirname(dir), ["clone", "-q", "--no-checkout", bundle, dir]);
-  const removed = at === "agents" ? git(dir, ["log", "-1", "--format=%H", "--diff-filter=D", "--", ".claude/agents"]) : "";
-  const commit = git(dir, ["rev-parse", removed === "" ? "HEAD" : `${removed}^`]);
+  const commit = git(dir, ["rev-parse", revisionAt(dir, at)]);
   git(dir, ["-c", "advice.detachedHead=false", "checkout", "-q", commit]);
   return commit;
+}
+
+function revisionAt(dir: string, at: "tip" | "agents" | "first-agents"): string {
+  if (at === "first-agents") {
+    const added = git(dir, ["log", "--reverse", "--format=%H", "--diff-filter=A", "--", ".claude/agents"]).split("\n")[0] ?? "";
+    return added === "" ? "HEAD" : added;
+  }
+  const removed = at === "agents" ? git(dir, ["log", "-1", "--format=%H", "--diff-filter=D", "--", ".claude/agents"]) : "";
+  return removed === "" ? "HEAD" : `${removed}^`;
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import path from "node:path";
 import { FileRefusedError, isObject, readRegularFile } from "@returnlint/core";
-import { agentFiles } from "./init-settings.js";
+import { agentDefinitions, type AgentDefinition } from "./init-settings.js";
 
 // What `init codex` and `doctor` read of Codex's own settings, read-only: its TOML files (the
 // project's agents, the user's trust), how it matches a hook to an agent, and how it names and
@@ -239,10 +239,10 @@ export function codexHome(env: Readonly<Record<string, string | undefined>>): st
 /**
  * The project's own Codex agents: one per `.codex/agents/*.toml` (its `name`, else the file's
  * name) and each `[agents.NAME]` table of `.codex/config.toml` (the `[agents]` settings, such
- * as `max_threads`, are no agents).
+ * as `max_threads`, are no agents), with the definition's text when it has a file of its own.
  */
-export function codexAgents(cwd: string, warn: (line: string) => void): string[] {
-  const defined = agentFiles(cwd, ".codex/agents", ".toml", warn, (text, file) => {
+export function codexAgents(cwd: string, warn: (line: string) => void): AgentDefinition[] {
+  const defined = agentDefinitions(cwd, ".codex/agents", ".toml", warn, (text, file) => {
     try {
       const name = parseToml(text).name;
       return typeof name === "string" && name !== "" ? name : undefined;
@@ -260,7 +260,8 @@ export function codexAgents(cwd: string, warn: (line: string) => void): string[]
     warn(`skipped the agents of .codex/config.toml: ${error instanceof Error ? error.message : String(error)}.`);
   }
   const roles = Object.entries(tomlTable(config, "agents") ?? {}).flatMap(([name, role]) => (isObject(role) && !Array.isArray(role) ? [name] : []));
-  return [...new Set([...defined, ...roles])];
+  const named = new Set(defined.map((agent) => agent.name));
+  return [...defined, ...roles.filter((name) => !named.has(name)).map((name) => ({ name }))];
 }
 
 /**

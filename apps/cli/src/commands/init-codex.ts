@@ -47,7 +47,7 @@ export function codexHookOf(hooks: unknown): { command: string; timeout?: unknow
 
 async function codexChange(cwd: string, command: string, warn: (line: string) => void): Promise<Change | undefined> {
   const settings = openSettings(cwd, [".codex", "hooks.json"]);
-  const agents = await checkedAgents(cwd, codexAgents(cwd, warn), "codex");
+  const agents = await checkedAgents(cwd, codexAgents(cwd, warn), "codex", warn);
   const matcher = codexMatcher(agents);
   const where = agents.length === 0 ? "no matcher: every subagent, the name rule decides" : `matcher "${matcher ?? ""}"`;
   const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, timeout: CODEX_HOOK_TIMEOUT_S }] };

@@ -3,7 +3,7 @@ import path from "node:path";
 import { isObject } from "@returnlint/core";
 import type { JsonObjectNode } from "./init-json.js";
 import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
-import { agentFiles, checkedAgents, containerAt, edited, openSettings, readIfRegular, type Change, type HostSetup } from "./init-settings.js";
+import { agentDefinitions, checkedAgents, containerAt, edited, openSettings, readIfRegular, type Change, type HostSetup } from "./init-settings.js";
 
 // GitHub Copilot CLI runs a project's hooks from `.github/hooks/*.json` ({"version": 1, "hooks":
 // {EVENT: [entry, …]}}), each entry a command for `bash` and one for `powershell`, run in `cwd`
@@ -155,8 +155,8 @@ export const copilotSetup: HostSetup = {
       .filter((hook) => SUBAGENT_STOP.has(hook.event));
     const elsewhere = registered.filter((hook) => hook.file !== ownFile || hook.event !== "subagentStop");
     const ours = elsewhere.length < registered.length;
-    const defined = [...agentFiles(cwd, ".github/agents", ".agent.md", warn), ...agentFiles(cwd, ".claude/agents", ".md", warn)];
-    const agents = await checkedAgents(cwd, defined, "copilot");
+    const defined = [...agentDefinitions(cwd, ".github/agents", ".agent.md", warn), ...agentDefinitions(cwd, ".claude/agents", ".md", warn)];
+    const agents = await checkedAgents(cwd, defined, "copilot", warn);
     const trust = `Trust: Copilot CLI runs a project's hooks only in a folder you trust, and skips them without a word otherwise. Start "copilot" in ${cwd} once and let it remember the folder (it lists it under "trustedFolders" in ~/.copilot/config.json), or run "copilot -p" with --trust-folder or COPILOT_ALLOW_ALL=true; "returnlint doctor --host copilot" says whether the hook will run.`;
     if (elsewhere.length > 0 && !ours) {
       const where = [...new Set(elsewhere.map((hook) => `${hook.file} (${hook.event})`))].join(", ");

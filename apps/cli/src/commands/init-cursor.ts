@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
 import type { JsonObjectNode, JsonText } from "./init-json.js";
-import { agentFiles, checkedAgents, containerAt, edited, openSettings, put, type Change, type HostSetup, type SettingsFile } from "./init-settings.js";
+import { agentDefinitions, checkedAgents, containerAt, edited, openSettings, put, type Change, type HostSetup, type SettingsFile } from "./init-settings.js";
 
 export const CURSOR_HOOKS_FILE = [".cursor", "hooks.json"] as const;
 /** Where Cursor finds a project's custom subagents, one Markdown file each. */
@@ -103,7 +103,7 @@ export const cursorSetup: HostSetup = {
   async plan(cwd, flags, warn) {
     const vendor = flags.vendor || !existsSync(path.join(cwd, ...INSTALLED_BIN));
     const settings = openSettings(cwd, CURSOR_HOOKS_FILE);
-    const agents = await checkedAgents(cwd, agentFiles(cwd, CURSOR_AGENTS_DIR, ".md", warn), "cursor");
+    const agents = await checkedAgents(cwd, agentDefinitions(cwd, CURSOR_AGENTS_DIR, ".md", warn), "cursor", warn);
     return {
       changes: [...(vendor ? [vendoredChange(cwd, CURSOR_VENDORED_FILE)] : []), cursorChange(settings, vendor ? CURSOR_HOOK_COMMANDS.vendored : CURSOR_HOOK_COMMANDS.installed, agents)],
       done: ".cursor/hooks.json already runs returnlint",

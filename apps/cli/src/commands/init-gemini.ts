@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
-import { agentFiles, checkedAgents, hookEntryChange, openSettings, type Change, type HostSetup } from "./init-settings.js";
+import { agentDefinitions, checkedAgents, hookEntryChange, openSettings, type Change, type HostSetup } from "./init-settings.js";
 
 /**
  * Gemini CLI replaces `$GEMINI_PROJECT_DIR` in a hook's command with the project's root, quoted
@@ -35,7 +35,7 @@ function ourHook(hooks: unknown): { command: string } | undefined {
 
 async function geminiChange(cwd: string, command: string, warn: (line: string) => void): Promise<Change | undefined> {
   const settings = openSettings(cwd, SETTINGS);
-  const agents = await checkedAgents(cwd, agentFiles(cwd, ".gemini/agents", ".md", warn), "gemini");
+  const agents = await checkedAgents(cwd, agentDefinitions(cwd, ".gemini/agents", ".md", warn), "gemini", warn);
   const checked = agents.length === 0 ? "no agent of .gemini/agents/ or the config's agents map maps to a command yet: the hook decides by name" : `it checks ${agents.join(", ")}`;
   const entry = { matcher: GEMINI_MATCHER, hooks: [{ name: GEMINI_HOOK_NAME, type: "command", command, timeout: GEMINI_HOOK_TIMEOUT_MS }] };
   const added = { verb: "add", what: `the returnlint AfterTool hook to .gemini/settings.json (matcher "${GEMINI_MATCHER}": ${checked})` } as const;

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { codeOf, FileRefusedError, isReturnlintError, readRegularFile, ReturnlintError, type LoadedConfig } from "@returnlint/core";
-import { commandForAgent } from "@returnlint/api";
+import { commandForAgent, owesReturn } from "@returnlint/api";
 import { loadReturnlintConfig } from "../host.js";
 import { DuplicateKeyError, JsonText, type JsonNode, type JsonObjectNode } from "./init-json.js";
 
@@ -157,8 +157,18 @@ export function unreadable(file: string, why: string): ReturnlintError {
 
 // The project's agents
 
-/** The agents returnlint checks: those `defined` in the host's folder and those of the config's agents map, when they map to a command. */
-export async function checkedAgents(cwd: string, defined: readonly string[], host: string): Promise<string[]> {
+/** An agent of the project: its name, and its definition's text when it has a file of its own. */
+export interface AgentDefinition {
+  readonly name: string;
+  readonly text?: string;
+}
+
+/**
+ * The agents returnlint checks: those `defined` in the host's folder and those of the config's
+ * agents map, when they map to a command. `warn` names those whose definitions ask for no return
+ * returnlint checks: the hook lets their prose through (`agentsOfProject`).
+ */
+export async function checkedAgents(cwd: string, defined: readonly AgentDefinition[], host: string, warn: (line: string) => void): Promise<string[]> {
   let config: LoadedConfig | undefined;
   try {
     config = await loadReturnlintConfig({ cwd });
@@ -166,8 +176,32 @@ export async function checkedAgents(cwd: string, defined: readonly string[], hos
     if (!isReturnlintError(error)) throw error;
     throw new ReturnlintError(error.code, `${error.message} Fix it first: init ${host} reads its "agents" map.`, error.problems);
   }
-  const names = new Set([...defined, ...Object.keys(config.config.agents ?? {})]);
-  return [...names].filter((name) => commandForAgent(config, name) !== null).sort();
+  const { checked, proseAllowed } = agentsOfProject(config, defined);
+  if (proseAllowed.length > 0) warn(proseAllowedLine(proseAllowed));
+  return checked;
+}
+
+/**
+ * The agents a hook checks (`defined` ones and the config's agents map's, named for a command), and
+ * those of them whose prose it lets through: their definitions ask for no return returnlint checks
+ * (api's `owesReturn`), so only a return they give anyway is checked. Both sorted.
+ */
+export function agentsOfProject(config: LoadedConfig | undefined, defined: readonly AgentDefinition[]): { readonly checked: string[]; readonly proseAllowed: string[] } {
+  const texts = new Map<string, string | undefined>(Object.keys(config?.config.agents ?? {}).map((name) => [name, undefined]));
+  for (const { name, text } of defined) if (texts.get(name) === undefined) texts.set(name, text);
+  const checked = [...texts.keys()].filter((name) => commandForAgent(config, name) !== null).sort();
+  const proseAllowed = checked.filter((name) => {
+    const text = texts.get(name);
+    return !owesReturn({ config, agent: name, run: { wrote: [], ...(text === undefined ? {} : { definition: text }) } });
+  });
+  return { checked, proseAllowed };
+}
+
+/** The sentence for the agents whose prose a hook lets through (`agentsOfProject`). */
+export function proseAllowedLine(names: readonly string[]): string {
+  const one = names.length === 1;
+  const which = one ? `of ${names[0] ?? ""} through: its definition asks` : `of ${String(names.length)} agents through (${names.join(", ")}): their definitions ask`;
+  return `the hook lets the prose ${which} for no return returnlint checks (no JSON return with a "status", no return file such as .return-meta.json), so it checks only a return ${one ? "that agent gives" : "they give"} anyway; name ${one ? "it" : "one"} in the config's "agents" map to hold it to a return.`;
 }
 
 /** An agent definition is a page of instructions; a larger file is not read. */
@@ -175,11 +209,11 @@ const MAX_DEFINITION_BYTES = 1024 * 1024;
 
 /**
  * The agents defined in the project's folder `dir` (relative, with "/"), one per file ending in
- * `suffix`, each named by `nameIn` (default: its frontmatter's `name:`), else by the file's name.
- * A definition that is no regular file (a FIFO, a link to /dev/zero) or is too large is skipped,
- * and said: it is never opened for reading.
+ * `suffix`, each named by `nameIn` (default: its frontmatter's `name:`), else by the file's name,
+ * with the definition's text. A definition that is no regular file (a FIFO, a link to /dev/zero) or
+ * is too large is skipped, and said: it is never opened for reading.
  */
-export function agentFiles(cwd: string, dir: string, suffix: string, warn: (line: string) => void, nameIn: (text: string, file: string) => string | undefined = frontmatterName): string[] {
+export function agentDefinitions(cwd: string, dir: string, suffix: string, warn: (line: string) => void, nameIn: (text: string, file: string) => string | undefined = frontmatterName): AgentDefinition[] {
   let files: string[];
   try {
     files = readdirSync(path.join(cwd, dir)).filter((name) => name.endsWith(suffix));
@@ -195,8 +229,13 @@ export function agentFiles(cwd: string, dir: string, suffix: string, warn: (line
       warn(`skipped the agent definition ${dir}/${name}: ${error.reason}.`);
       return [];
     }
-    return [nameIn(text, name) ?? name.slice(0, -suffix.length)];
+    return [{ name: nameIn(text, name) ?? name.slice(0, -suffix.length), text }];
   });
+}
+
+/** The names of the agents defined in the project's folder `dir` (`agentDefinitions`). */
+export function agentFiles(cwd: string, dir: string, suffix: string, warn: (line: string) => void, nameIn?: (text: string, file: string) => string | undefined): string[] {
+  return agentDefinitions(cwd, dir, suffix, warn, nameIn).map((agent) => agent.name);
 }
 
 /** A Markdown definition's frontmatter `name:`. */

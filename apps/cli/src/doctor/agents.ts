@@ -1,18 +1,33 @@
 import type { LoadedConfig } from "@returnlint/core";
 import { BUILT_IN_AGENTS, commandForAgent } from "@returnlint/api";
-import { agentFiles } from "../commands/init-settings.js";
+import { agentDefinitions, agentFiles, agentsOfProject, proseAllowedLine, type AgentDefinition } from "../commands/init-settings.js";
 import type { DoctorContext, DoctorLine } from "./host-doctor.js";
 
-/** The project's agents a host's hook will check: those defined in its folder and those the config's agents map names, with the command each maps to. */
+/**
+ * The project's agents a host's hook will check: those defined in its folder and those the config's
+ * agents map names, with the command each maps to; those whose prose it lets through (their
+ * definitions ask for no return returnlint checks) are a line of `warn`'s.
+ */
 export function checkedAgents(context: DoctorContext, dir: string, suffix: string, warn: (line: DoctorLine) => void): { readonly name: string; readonly command: string }[] {
-  const defined = agentFiles(context.root, dir, suffix, (text) => {
+  const defined = agentDefinitions(context.root, dir, suffix, (text) => {
     warn({ level: "warn", text });
   });
-  const names = new Set([...defined, ...Object.keys(context.config?.config.agents ?? {})]);
-  return [...names].sort().flatMap((name) => {
-    const command = commandForAgent(context.config, name);
-    return command === null ? [] : [{ name, command }];
-  });
+  return owingAgents(context.config, defined, warn);
+}
+
+/** The line for a host whose hook (or plugin) checks no agent of `where` (its folders, said as a list). */
+export function noAgentChecked(where: string, what: "hook" | "plugin" = "hook"): DoctorLine {
+  return {
+    level: "warn",
+    text: `no agent of ${where} or of the config's "agents" map maps to a command: the ${what} checks none (an agent's name with research, plan, revise or implement in it, or an "agents" entry, makes it checked)`,
+  };
+}
+
+/** `checkedAgents` of agents already read (`defined`). */
+export function owingAgents(config: LoadedConfig | undefined, defined: readonly AgentDefinition[], warn: (line: DoctorLine) => void): { readonly name: string; readonly command: string }[] {
+  const { checked, proseAllowed } = agentsOfProject(config, defined);
+  if (proseAllowed.length > 0) warn({ level: "warn", text: proseAllowedLine(proseAllowed) });
+  return checked.map((name) => ({ name, command: commandForAgent(config, name) ?? "" }));
 }
 
 /**

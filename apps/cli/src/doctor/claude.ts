@@ -1,7 +1,7 @@
 import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { andList, readSettings, type SettingsRead } from "./settings.js";
-import { checkedAgents, configLine, mappedBuiltIns, namedLikeBuiltIns } from "./agents.js";
+import { checkedAgents, configLine, mappedBuiltIns, namedLikeBuiltIns, noAgentChecked } from "./agents.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
 
@@ -60,7 +60,7 @@ export const claudeDoctor: HostDoctor = {
 
     const agents = checkedAgents(context, ".claude/agents", ".md", (line) => lines.push(line));
     if (agents.length === 0) {
-      lines.push({ level: "warn", text: `no agent of .claude/agents/ or of the config's "agents" map maps to a command: the hook checks none (an agent's name with research, plan, revise or implement in it, or an "agents" entry, makes it checked)` });
+      lines.push(noAgentChecked(".claude/agents/"));
     } else {
       const unmatched = agents.filter((agent) => !subagentStop.some((hook) => matches(hook.matcher, agent.name)));
       const shown = (list: typeof agents) => andList(list.map((agent) => `${agent.name} (/${agent.command})`));

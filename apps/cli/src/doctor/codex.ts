@@ -1,10 +1,9 @@
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { commandForAgent } from "@returnlint/api";
 import { isObject } from "@returnlint/core";
 import { codexAgents, codexHome, codexHookHash, codexHookKey, codexMatches, parseToml, readSettingsText, tomlTable, type TomlTable } from "../commands/codex-config.js";
 import { codexHookOf } from "../commands/init-codex.js";
-import { configLine, mappedBuiltIns } from "./agents.js";
+import { configLine, mappedBuiltIns, noAgentChecked, owingAgents } from "./agents.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import { andList, readSettings } from "./settings.js";
@@ -27,7 +26,6 @@ interface Registered {
 }
 
 const ok = (text: string): DoctorLine => ({ level: "ok", text });
-const warn = (text: string): DoctorLine => ({ level: "warn", text });
 const fail = (text: string): DoctorLine => ({ level: "fail", text });
 
 /**
@@ -104,14 +102,11 @@ function matcherLines(context: DoctorContext, found: Registered): DoctorLine[] {
   if (matcher !== undefined && !["", "*"].includes(matcher) && !/^[A-Za-z0-9_|]+$/.test(matcher) && !isPattern(matcher)) {
     return [fail(`the matcher "${matcher}" is not a regular expression Codex can read: Codex skips the hook, with a warning at start`)];
   }
-  const agents = [...new Set([...codexAgents(context.root, () => undefined), ...Object.keys(context.config?.config.agents ?? {})])].sort().flatMap((name) => {
-    const command = commandForAgent(context.config, name);
-    return command === null ? [] : [{ name, command }];
-  });
-  const shown = (list: typeof agents) => andList(list.map((agent) => `${agent.name} (/${agent.command})`));
   const lines: DoctorLine[] = [];
+  const agents = owingAgents(context.config, codexAgents(context.root, () => undefined), (line) => lines.push(line));
+  const shown = (list: typeof agents) => andList(list.map((agent) => `${agent.name} (/${agent.command})`));
   if (agents.length === 0) {
-    lines.push(warn(`no agent of .codex/agents/, of the [agents.NAME] tables of .codex/config.toml or of the config's "agents" map maps to a command: the hook checks none (an agent's name with research, plan, revise or implement in it, or an "agents" entry, makes it checked)`));
+    lines.push(noAgentChecked(".codex/agents/, of the [agents.NAME] tables of .codex/config.toml"));
   } else {
     const missed = agents.filter((agent) => !codexMatches(matcher, agent.name));
     if (missed.length > 0) lines.push(fail(`the matcher "${matcher ?? ""}" does not take ${shown(missed)}: Codex never runs the hook for ${missed.length === 1 ? "it, which stops" : "them, which stop"} unchecked; run "returnlint init codex" to rebuild the matcher`));

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { copilotHookFiles, returnlintHooks, SUBAGENT_STOP, type ReturnlintHook } from "../commands/init-copilot.js";
 import { agentFiles, readIfRegular } from "../commands/init-settings.js";
-import { checkedAgents, configLine, mappedBuiltIns, namedLikeBuiltIns } from "./agents.js";
+import { checkedAgents, configLine, mappedBuiltIns, namedLikeBuiltIns, noAgentChecked } from "./agents.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import { andList, readSettings, type SettingsRead } from "./settings.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
@@ -131,7 +131,7 @@ export const copilotDoctor: HostDoctor = {
       (agent, index, all) => all.findIndex((other) => other.name === agent.name) === index,
     );
     if (agents.length === 0) {
-      lines.push({ level: "warn", text: `no agent of .github/agents/, .claude/agents/ or the config's "agents" map maps to a command: the hook checks none (an agent's name with research, plan, revise or implement in it, or an "agents" entry, makes it checked)` });
+      lines.push(noAgentChecked(".github/agents/, of .claude/agents/"));
     } else {
       lines.push({ level: "ok", text: `the hook checks ${andList(agents.map((agent) => `${agent.name} (/${agent.command})`))}` });
     }

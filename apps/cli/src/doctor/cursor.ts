@@ -2,7 +2,7 @@ import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { CURSOR_AGENTS_DIR, CURSOR_HOOKS_FILE } from "../commands/init-cursor.js";
 import { lstatOrUndefined } from "../commands/init-settings.js";
-import { checkedAgents, configLine, mappedBuiltIns } from "./agents.js";
+import { checkedAgents, configLine, mappedBuiltIns, noAgentChecked } from "./agents.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
 import { PROBE_AGENT, probeHookCommand } from "./probe.js";
 import { andList, readSettings } from "./settings.js";
@@ -113,7 +113,7 @@ function agentLines(matcher: unknown, context: DoctorContext, lines: DoctorLine[
     return [{ level: "fail", text: `the matcher "${String(matcher)}" is no regular expression (${error instanceof Error ? error.message : String(error)}): Cursor rejects the hooks file; run "returnlint init cursor"` }];
   }
   if (agents.length === 0) {
-    return [{ level: "warn", text: `no agent of ${CURSOR_AGENTS_DIR}/ or of the config's "agents" map maps to a command: the hook checks none (an agent's name with research, plan, revise or implement in it, or an "agents" entry, makes it checked)` }];
+    return [noAgentChecked(`${CURSOR_AGENTS_DIR}/`)];
   }
   const shown = (list: typeof agents) => andList(list.map((agent) => `${agent.name} (/${agent.command})`));
   const unmatched = agents.filter((agent) => pattern !== undefined && !pattern.test(agent.name));

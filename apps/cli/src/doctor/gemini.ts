@@ -5,7 +5,7 @@ import { FileRefusedError, isObject, readRegularFile } from "@returnlint/core";
 import { BUILT_IN_AGENTS } from "@returnlint/api";
 import { GEMINI_HOOK_TIMEOUT_MS } from "../commands/init-gemini.js";
 import { andList, readSettings, type SettingsRead } from "./settings.js";
-import { checkedAgents, configLine, mappedBuiltIns } from "./agents.js";
+import { checkedAgents, configLine, mappedBuiltIns, noAgentChecked } from "./agents.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
 
@@ -94,7 +94,7 @@ export const geminiDoctor: HostDoctor = {
 
     const agents = checkedAgents(context, AGENTS_DIR, ".md", (line) => lines.push(line));
     if (agents.length === 0) {
-      lines.push({ level: "warn", text: `no agent of ${AGENTS_DIR}/ or of the config's "agents" map maps to a command: the hook checks none (an agent's name with research, plan, revise or implement in it, or an "agents" entry, makes it checked)` });
+      lines.push(noAgentChecked(`${AGENTS_DIR}/`));
     } else {
       lines.push({ level: "ok", text: `the hook checks the returns of ${andList(agents.map((agent) => `${agent.name} (/${agent.command})`))}` });
     }

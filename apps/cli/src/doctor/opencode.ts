@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { FileRefusedError, readRegularFile } from "@returnlint/core";
 import { andList, readSettings } from "./settings.js";
-import { checkedAgents, configLine, mappedBuiltIns } from "./agents.js";
+import { checkedAgents, configLine, mappedBuiltIns, noAgentChecked } from "./agents.js";
 import type { DoctorLine, HostDoctor } from "./host-doctor.js";
 
 const PLUGIN = "@returnlint/opencode";
@@ -46,7 +46,7 @@ export const opencodeDoctor: HostDoctor = {
     const names = [...new Map(agents.map((agent) => [agent.name, agent])).values()];
     lines.push(
       names.length === 0
-        ? { level: "warn", text: `no agent of .opencode/agent/ or of the config's "agents" map maps to a command: the plugin checks none (an agent's name with research, plan, revise or implement in it, or an "agents" entry, makes it checked)` }
+        ? noAgentChecked(".opencode/agent/", "plugin")
         : { level: "ok", text: `the plugin checks the returns of ${andList(names.map((agent) => `${agent.name} (/${agent.command})`))}` },
     );
     lines.push(...mappedBuiltIns(context.config));

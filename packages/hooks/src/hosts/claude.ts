@@ -60,5 +60,5 @@ export const claude: HostAdapter = {
   passOutput: "",
   notice: (sentence) => `${JSON.stringify({ systemMessage: sentence })}\n`,
   reader: "subagent",
-  definitionFile: (agent) => `.claude/agents/${agent}.md`,
+  definitionFiles: [".claude/agents/{name}.md"],
 };

@@ -28,5 +28,5 @@ export const codex: HostAdapter = {
   name: "codex",
   title: "Codex",
   parse: parseCodexPayload,
-  definitionFile: (agent) => `.codex/agents/${agent}.toml`,
+  definitionFiles: [".codex/agents/{name}.toml"],
 };

@@ -98,6 +98,6 @@ export const copilot: HostAdapter = {
   noticeExitCode: 2,
   holdBy: "block",
   reader: "subagent",
-  definitionFile: (agent) => `.github/agents/${agent}.agent.md`,
+  definitionFiles: [".github/agents/{name}.agent.md", ".claude/agents/{name}.md"],
   transcriptCaughtUp: copilotLogCaughtUp,
 };

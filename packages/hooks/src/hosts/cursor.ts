@@ -97,5 +97,5 @@ export const cursor: HostAdapter = {
   reader: "subagent",
   holdBy: "block",
   capsLoops: true,
-  definitionFile: (agent) => `.cursor/agents/${agent}.md`,
+  definitionFiles: [".cursor/agents/{name}.md"],
 };

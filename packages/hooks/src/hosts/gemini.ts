@@ -91,5 +91,5 @@ export const gemini: HostAdapter = {
   passOutput: "",
   notice: (sentence) => `${JSON.stringify({ systemMessage: sentence })}\n`,
   reader: "parent",
-  definitionFile: (agent) => `.gemini/agents/${agent}.md`,
+  definitionFiles: [".gemini/agents/{name}.md"],
 };

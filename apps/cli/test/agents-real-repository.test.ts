@@ -1,0 +1,93 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cloneRealRepository, realRepository } from "@returnlint/testing";
+import { returnlint } from "./helpers.js";
+
+// A real repository's agents in both eras of their definitions (../shared/repos/README.md), cloned at
+// test time into a temporary folder, never copied into the project. Its first agents return a line of
+// their own (a report's path) and no JSON; its later ones a JSON return or a metadata file. Nothing
+// here knows an agent's name: the names come from what `init claude` says.
+const BUNDLE = realRepository("ProofChecker");
+const absent = BUNDLE === undefined;
+const skipped = absent ? " (skipped: no ../shared/repos/ProofChecker.bundle here)" : "";
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+function clone(at: "first-agents" | "agents"): string {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), "returnlint-agents-")), "repo");
+  folders.push(path.dirname(dir));
+  cloneRealRepository(BUNDLE ?? "", dir, at);
+  return dir;
+}
+
+/** A SubagentStop payload of Claude Code for `agent`, ending with `message`. */
+function stop(root: string, agent: string, message: string): string {
+  return JSON.stringify({
+    session_id: "9f3c2a51-6d0e-4b8a-9a41-2f7c1e0d5b66",
+    transcript_path: path.join(root, ".no-transcript.jsonl"),
+    cwd: root,
+    permission_mode: "default",
+    hook_event_name: "SubagentStop",
+    stop_hook_active: false,
+    agent_id: "a4e1f2c3",
+    agent_type: agent,
+    last_assistant_message: message,
+  });
+}
+
+/** The agents whose prose `init claude` says the hook lets through, from its sentence. */
+function proseAllowed(stderr: string): string[] {
+  const many = /the hook lets the prose of \d+ agents through \(([^)]+)\)/.exec(stderr);
+  if (many !== null) return (many[1] ?? "").split(", ");
+  const one = /the hook lets the prose of ([\w.-]+) through/.exec(stderr);
+  return one === null ? [] : [one[1] ?? ""];
+}
+
+describe("a real repository's agents, as each era of their definitions asks them to return", () => {
+  it.skipIf(absent)(`agents first written to end with a line of their own are never sent back for it; a JSON return one gives is still checked${skipped}`, () => {
+    const root = clone("first-agents");
+    expect(returnlint(["init"], { cwd: root }).status).toBe(0);
+    const init = returnlint(["init", "claude", "--vendor"], { cwd: root });
+    expect(init.status).toBe(0);
+    const agents = proseAllowed(init.stderr);
+    expect(agents.length).toBeGreaterThan(0);
+    // The hook still runs for them: a return they give is checked.
+    const settings = JSON.parse(readFileSync(path.join(root, ".claude", "settings.json"), "utf8")) as { hooks: { SubagentStop: { matcher?: string }[] } };
+    const matcher = settings.hooks.SubagentStop[0]?.matcher ?? "";
+    for (const agent of agents) expect(matcher.split("|")).toContain(agent);
+
+    mkdirSync(path.join(root, "reports"), { recursive: true });
+    const report = path.join(root, "reports", "001_returnlint.md");
+    writeFileSync(report, "# Report\n\nFindings.\n");
+    const env = { CLAUDE_PROJECT_DIR: root };
+    for (const agent of agents) {
+      const run = returnlint(["hook", "claude"], { cwd: root, env, input: stop(root, agent, `Done.\n\nREPORT_CREATED: ${report}`) });
+      expect({ agent, status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ agent, status: 0, stdout: "", stderr: "" });
+    }
+
+    const phantom = {
+      status: "completed",
+      summary: "Researched the task and wrote the report.",
+      artifacts: [{ type: "report", path: "reports/never-written.md", summary: "The report" }],
+      metadata: { session_id: "sess_1735460684_a1b2c3", agent_type: agents[0], delegation_depth: 1, delegation_path: ["orchestrator", "research", agents[0]] },
+    };
+    const run = returnlint(["hook", "claude"], { cwd: root, env, input: stop(root, agents[0] ?? "", `Done.\n\n\`\`\`json\n${JSON.stringify(phantom, null, 2)}\n\`\`\``) });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("reports/never-written.md") as unknown });
+  }, 120_000);
+
+  it.skipIf(absent)(`agents of the later era all owe a return: init claude lets no agent's prose through${skipped}`, () => {
+    const root = clone("agents");
+    expect(returnlint(["init"], { cwd: root }).status).toBe(0);
+    const init = returnlint(["init", "claude", "--vendor"], { cwd: root });
+    expect(init.status).toBe(0);
+    expect(init.stderr).toBe("");
+    const doctor = returnlint(["doctor", "--host", "claude"], { cwd: root });
+    expect(doctor.stdout).not.toContain("lets the prose");
+  }, 120_000);
+});
