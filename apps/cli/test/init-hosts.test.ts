@@ -54,6 +54,21 @@ describe("returnlint init claude", () => {
     expect(doctor.stdout).toContain("  ! the hook lets the prose of 2 agents through (plan-architect, research-specialist): ");
   });
 
+  it("leaves out of the matcher, and says so, the definitions Claude Code does not load: frontmatter with no name", () => {
+    const root = project({
+      ".claude/agents/research-specialist.md": "---\ndescription: Researches a topic\nmodel: sonnet\n---\n# Research Specialist\n",
+      ".claude/agents/README.md": "# Our agents\n",
+      ".claude/agents/planner.md": agentMarkdown("planner"),
+    });
+    const run = returnlint(["init", "claude"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe(
+      'returnlint: Claude Code loads no agent from .claude/agents/research-specialist.md: its frontmatter has no "name:" (Claude Code needs a name and a description), so it runs it only through general-purpose, whose stops the hook leaves alone; the hook\'s matcher leaves it out.\n',
+    );
+    expect(settingsOf(root).hooks.SubagentStop?.[0]?.matcher).toBe("planner");
+    expect(returnlint(["doctor", "--host", "claude"], { cwd: root }).stdout).toContain('  ! Claude Code loads no agent from .claude/agents/research-specialist.md: its frontmatter has no "name:"');
+  });
+
   it("is idempotent, and updates only the matcher when the agents change", () => {
     const root = project({ ".claude/agents/planner.md": agentMarkdown("planner") });
     expect(returnlint(["init", "claude"], { cwd: root }).status).toBe(0);

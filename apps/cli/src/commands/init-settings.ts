@@ -161,6 +161,8 @@ export function unreadable(file: string, why: string): ReturnlintError {
 export interface AgentDefinition {
   readonly name: string;
   readonly text?: string;
+  /** Its definition names it (`name:` in its frontmatter, `name` in its TOML): false when its file's name stood in. */
+  readonly named?: boolean;
 }
 
 /**
@@ -200,8 +202,32 @@ export function agentsOfProject(config: LoadedConfig | undefined, defined: reado
 /** The sentence for the agents whose prose a hook lets through (`agentsOfProject`). */
 export function proseAllowedLine(names: readonly string[]): string {
   const one = names.length === 1;
-  const which = one ? `of ${names[0] ?? ""} through: its definition asks` : `of ${String(names.length)} agents through (${names.join(", ")}): their definitions ask`;
+  const which = one ? `of ${names[0] ?? ""} through: its definition asks` : `of ${String(names.length)} agents through (${someNames(names)}): their definitions ask`;
   return `the hook lets the prose ${which} for no return returnlint checks (no JSON return with a "status", no return file such as .return-meta.json), so it checks only a return ${one ? "that agent gives" : "they give"} anyway; name ${one ? "it" : "one"} in the config's "agents" map to hold it to a return.`;
+}
+
+/** The most agents a sentence names before it says how many more there are. */
+const MAX_NAMED = 8;
+
+/** `names` as a sentence lists them: at most MAX_NAMED, then how many more. */
+export function someNames(names: readonly string[]): string {
+  return names.length <= MAX_NAMED ? names.join(", ") : `${names.slice(0, MAX_NAMED).join(", ")} and ${String(names.length - MAX_NAMED)} more`;
+}
+
+/**
+ * Claude Code loads an agent of `.claude/agents/` only when its frontmatter gives its `name` (and
+ * `description`): the definitions that give none, by file name, and the sentence that says so. It
+ * can run them only through `general-purpose`, which the hook leaves alone.
+ */
+export function unloadedByClaude(defined: readonly AgentDefinition[]): { readonly names: string[]; readonly line?: string } {
+  // A file with no frontmatter at all (a README) is no definition: only one that has frontmatter but no name is meant as one.
+  const names = defined.filter((agent) => agent.named === false && agent.text?.startsWith("---") === true).map((agent) => agent.name).sort();
+  if (names.length === 0) return { names };
+  const one = names.length === 1;
+  return {
+    names,
+    line: `Claude Code loads no agent from ${one ? `.claude/agents/${names[0] ?? ""}.md` : `${String(names.length)} definitions of .claude/agents/ (${someNames(names)})`}: ${one ? "its" : "their"} frontmatter has no "name:" (Claude Code needs a name and a description), so it runs ${one ? "it" : "them"} only through general-purpose, whose stops the hook leaves alone; the hook's matcher leaves ${one ? "it" : "them"} out.`,
+  };
 }
 
 /** An agent definition is a page of instructions; a larger file is not read. */
@@ -229,7 +255,8 @@ export function agentDefinitions(cwd: string, dir: string, suffix: string, warn:
       warn(`skipped the agent definition ${dir}/${name}: ${error.reason}.`);
       return [];
     }
-    return [{ name: nameIn(text, name) ?? name.slice(0, -suffix.length), text }];
+    const given = nameIn(text, name);
+    return [{ name: given ?? name.slice(0, -suffix.length), text, named: given !== undefined }];
   });
 }
 

@@ -4,15 +4,16 @@ import { agentDefinitions, agentFiles, agentsOfProject, proseAllowedLine, type A
 import type { DoctorContext, DoctorLine } from "./host-doctor.js";
 
 /**
- * The project's agents a host's hook will check: those defined in its folder and those the config's
- * agents map names, with the command each maps to; those whose prose it lets through (their
- * definitions ask for no return returnlint checks) are a line of `warn`'s.
+ * The project's agents a host's hook will check: those defined in its folder (of them, those the
+ * host `loaded`) and those the config's agents map names, with the command each maps to; those
+ * whose prose it lets through (their definitions ask for no return returnlint checks) are a line
+ * of `warn`'s.
  */
-export function checkedAgents(context: DoctorContext, dir: string, suffix: string, warn: (line: DoctorLine) => void): { readonly name: string; readonly command: string }[] {
+export function checkedAgents(context: DoctorContext, dir: string, suffix: string, warn: (line: DoctorLine) => void, loaded: (defined: AgentDefinition[]) => AgentDefinition[] = (defined) => defined): { readonly name: string; readonly command: string }[] {
   const defined = agentDefinitions(context.root, dir, suffix, (text) => {
     warn({ level: "warn", text });
   });
-  return owingAgents(context.config, defined, warn);
+  return owingAgents(context.config, loaded(defined), warn);
 }
 
 /** The line for a host whose hook (or plugin) checks no agent of `where` (its folders, said as a list). */

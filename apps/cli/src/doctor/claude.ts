@@ -2,6 +2,7 @@ import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { andList, readSettings, type SettingsRead } from "./settings.js";
 import { checkedAgents, configLine, mappedBuiltIns, namedLikeBuiltIns, noAgentChecked } from "./agents.js";
+import { unloadedByClaude } from "../commands/init-settings.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
 
@@ -58,7 +59,17 @@ export const claudeDoctor: HostDoctor = {
     }
     for (const hook of subagentStop) lines.push({ level: "ok", text: `${hook.file} runs returnlint when a subagent stops (SubagentStop${hook.matcher === undefined ? "" : `, matcher "${hook.matcher}"`})` });
 
-    const agents = checkedAgents(context, ".claude/agents", ".md", (line) => lines.push(line));
+    const agents = checkedAgents(
+      context,
+      ".claude/agents",
+      ".md",
+      (line) => lines.push(line),
+      (defined) => {
+        const unloaded = unloadedByClaude(defined);
+        if (unloaded.line !== undefined) lines.push({ level: "warn", text: unloaded.line });
+        return defined.filter((agent) => !unloaded.names.includes(agent.name));
+      },
+    );
     if (agents.length === 0) {
       lines.push(noAgentChecked(".claude/agents/"));
     } else {
