@@ -150,15 +150,15 @@ describe("returnlint init writes one config for check, scan and standard input o
 });
 
 describe("the handoff rule's sorryInventory option, set for handoffs alone", () => {
-  it("turns the Lean-only sorry_inventory warning off under formats.handoff, leaves console returns alone, and a wrong value or format is a config error with exit 2", () => {
+  it("says nothing of a missing sorry_inventory outside skeleton mode, warns of it under formats.handoff in a Lean project, leaves console returns alone, and a wrong value or format is a config error with exit 2", () => {
     const root = project({ ...onDisk, [`${task}/.orchestrator-handoff.json`]: handoff() });
-    const warned = returnlint(["check", `${task}/.orchestrator-handoff.json`], { cwd: root });
-    expect(warned.stdout).toContain("[WARN] Handoff has no sorry_inventory\n");
-    expect(returnlint(["init"], { cwd: root }).status).toBe(0);
-    const config = path.join(root, "returnlint.config.yaml");
-    writeFileSync(config, readFileSync(config, "utf8").replace(/^formats: \{\}$/m, 'formats:\n  handoff:\n    rules:\n      handoff: [error, { sorryInventory: "off" }]'));
     const quiet = returnlint(["check", `${task}/.orchestrator-handoff.json`, "--format", "json"], { cwd: root });
     expect(verdictOf(quiet)).toEqual({ exit: 0, format: "handoff", phantom: false, findings: [] });
+    expect(returnlint(["init"], { cwd: root }).status).toBe(0);
+    const config = path.join(root, "returnlint.config.yaml");
+    writeFileSync(config, readFileSync(config, "utf8").replace(/^formats: \{\}$/m, 'formats:\n  handoff:\n    rules:\n      handoff: [error, { sorryInventory: "warn" }]'));
+    const warned = returnlint(["check", `${task}/.orchestrator-handoff.json`], { cwd: root });
+    expect(warned.stdout).toContain("[WARN] Handoff has no sorry_inventory\n");
     // A console return is no handoff: the handoff rule does not run on it.
     const console = { status: "completed", summary: "Ported the timeline.", artifacts: [{ type: "implementation", path: sourceFile, summary: "Port" }], metadata: agentMetadata };
     expect(verdictOf(returnlint(["check", "-", "--format", "json"], { cwd: root, input: JSON.stringify(console) }))).toEqual({ exit: 0, format: "v7", phantom: false, findings: [] });

@@ -98,7 +98,7 @@ describe("the handoff format on disk", () => {
     const root = project({});
     const run = returnlint(["check", "--preset", "handoff", "-"], { cwd: root, input: JSON.stringify({ status: "done", phases_completed: 1, phases_total: 2 }) });
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain('[FAIL] "status" must be one of implemented, partial, blocked in a handoff; received string "done"');
+    expect(run.stdout).toContain('[FAIL] "status" must be one of researched, planned, implemented, needs_research, partial, failed, blocked in a handoff; received string "done"');
     expect(run.stdout).toContain("[FAIL] Missing required handoff field: blockers");
   });
 });

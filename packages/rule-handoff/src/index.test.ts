@@ -21,7 +21,12 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "blocked with a continuation file", input: handoff({ status: "blocked", continuation_context: null, continuation_path: notes, blockers: ["lake build fails"] }), files: { [notes]: "# Phase 3\n" } },
     { name: "blockers may be null", input: handoff({ blockers: null }) },
     { name: "blocked may have every phase counted", input: handoff({ status: "blocked", phases_completed: 5 }) },
-    { name: "no sorry_inventory where the project has no sorry placeholders", input: without("sorry_inventory"), options: { sorryInventory: "off" } },
+    { name: "no sorry_inventory outside skeleton mode (a hard-mode field)", input: without("sorry_inventory") },
+    { name: "a plan phase's handoff", input: handoff({ status: "planned", phases_completed: 0, continuation_context: null, artifacts: [{ type: "plan", path: "specs/042_x/plans/implementation-001.md", summary: "Plan" }] }) },
+    { name: "a research phase's, and one that asks for research first", input: handoff({ status: "researched", continuation_context: null }) },
+    { name: "needs research first", input: handoff({ status: "needs_research", continuation_context: null }) },
+    { name: "failed", input: handoff({ status: "failed", continuation_context: null }) },
+    { name: "a skeleton with its sorries listed", input: handoff({ status: "implemented", phases_completed: 5, skeleton: true, sorry_inventory: [{ strategic: true, assumption: "a", why_deferred: "b", follow_up_task: 43 }] }) },
     { name: "optional fields are free", input: handoff({ next_action_hint: "/implement 42", artifacts: [], summary: "Two phases done" }) },
   ],
   invalid: [
@@ -32,7 +37,9 @@ new RuleTester({ describe, it }).run(rule, {
     {
       name: "a status outside the contract",
       input: handoff({ status: "completed" }),
-      errors: [{ messageId: "invalidStatus", pointer: "/status", message: '"status" must be one of implemented, partial, blocked in a handoff; received string "completed"' }],
+      errors: [
+        { messageId: "invalidStatus", pointer: "/status", message: '"status" must be one of researched, planned, implemented, needs_research, partial, failed, blocked in a handoff; received string "completed"' },
+      ],
     },
     {
       name: "partial with no way to continue",
@@ -52,7 +59,20 @@ new RuleTester({ describe, it }).run(rule, {
     },
     { name: "a negative count", input: handoff({ phases_completed: -1 }), errors: [{ messageId: "invalidPhaseCount", pointer: "/phases_completed", message: "phases_completed is not a non-negative integer: received number -1" }] },
     { name: "a count as a string", input: handoff({ phases_total: "5" }), errors: [{ messageId: "invalidPhaseCount", pointer: "/phases_total", message: 'received string "5"' }] },
-    { name: "no sorry_inventory", input: without("sorry_inventory"), errors: [{ messageId: "missingSorryInventory", pointer: "/sorry_inventory", message: "Handoff has no sorry_inventory" }] },
+    {
+      name: "no sorry_inventory where every handoff lists its sorries (a Lean project)",
+      input: without("sorry_inventory"),
+      options: { sorryInventory: "warn" },
+      errors: [{ messageId: "missingSorryInventory", pointer: "/sorry_inventory", message: "Handoff has no sorry_inventory" }],
+    },
+    {
+      name: "a skeleton that lists no sorries and is not implemented",
+      input: handoff({ skeleton: true, sorry_inventory: [] }),
+      errors: [
+        { messageId: "skeletonNotImplemented", pointer: "/status", message: 'A skeleton handoff (skeleton: true) must have status implemented; received string "partial"' },
+        { messageId: "skeletonWithoutSorries", pointer: "/sorry_inventory", message: "A skeleton handoff (skeleton: true) lists no sorry_inventory" },
+      ],
+    },
     {
       name: "a continuation path that does not exist",
       input: handoff({ continuation_path: notes }),

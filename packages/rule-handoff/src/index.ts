@@ -1,12 +1,16 @@
 import { FILE_PROBLEM_REASON, defineRule, docsUrl, receivedValue as received } from "@returnlint/core";
 
 interface Options {
-  /** A handoff with no sorry_inventory: a Lean project's placeholders, nothing in a project that has none. */
+  /** A handoff outside skeleton mode with no sorry_inventory: silent (the field is a hard-mode one), or a warning in a Lean project that lists its sorries everywhere. */
   sorryInventory: "warn" | "off";
 }
 
-/** The statuses an orchestrator handoff may carry (the wrap-up contract). */
-const STATUSES = ["implemented", "partial", "blocked"] as const;
+/**
+ * The statuses an orchestrator handoff may carry: the wrap-up contract's first three (implemented,
+ * partial, blocked), and those its later schema adds for the plan and research phases.
+ */
+const STATUSES = ["researched", "planned", "implemented", "needs_research", "partial", "failed", "blocked"] as const;
+const STATUS_LIST = STATUSES.join(", ");
 /** Present and not null; `blockers` must be present but may be null or []. */
 const NON_NULL_FIELDS = ["status", "phases_completed", "phases_total"] as const;
 
@@ -31,12 +35,12 @@ export default defineRule<Options>(docsUrl)({
         sorryInventory: {
           enum: ["warn", "off"],
           description:
-            "How a handoff with no `sorry_inventory` is reported: `warn`, or `off` in a project whose work leaves no `sorry` placeholders to list (anything but Lean).",
+            "How a handoff outside skeleton mode with no `sorry_inventory` is reported: `off` (the default: the field belongs to skeleton, hard-mode handoffs), or `warn` in a Lean project whose every handoff lists its `sorry` placeholders.",
         },
       },
       required: ["sorryInventory"],
     },
-    defaultOptions: { sorryInventory: "warn" },
+    defaultOptions: { sorryInventory: "off" },
     messages: {
       handoffValid: { text: "Handoff is complete: status {status}, {completed} of {total} phases" },
       missingField: {
@@ -52,10 +56,10 @@ export default defineRule<Options>(docsUrl)({
         reask: "blockers is missing; write it (null or [] when nothing blocks you)",
       },
       invalidStatus: {
-        text: '"status" must be one of implemented, partial, blocked in a handoff; received {received}',
-        detail: "Error: a handoff says whether the implementation finished (implemented), stopped part way (partial) or cannot go on (blocked)",
-        recommendation: "Fix {subagent} to write one of implemented, partial, blocked",
-        reask: "status is {received}; write implemented, partial or blocked",
+        text: `"status" must be one of ${STATUS_LIST} in a handoff; received {received}`,
+        detail: "Error: a handoff says where the work stands: a phase finished (researched, planned, implemented), research needed first (needs_research), stopped part way (partial), failed, or cannot go on (blocked)",
+        recommendation: `Fix {subagent} to write one of ${STATUS_LIST}`,
+        reask: `status is {received}; write one of ${STATUS_LIST}`,
       },
       noContinuation: {
         text: "A {status} handoff gives no way to continue: continuation_path and continuation_context are both missing or null",
@@ -80,6 +84,18 @@ export default defineRule<Options>(docsUrl)({
         detail: "Error: a partial handoff has phases left to do; when every phase is done the status is implemented",
         recommendation: "Fix {subagent} to write status implemented when every phase is complete, or count the phases it has left",
         reask: "every phase is done ({completed} of {total}); set status to implemented, or count the phases you have left",
+      },
+      skeletonNotImplemented: {
+        text: "A skeleton handoff (skeleton: true) must have status implemented; received {received}",
+        detail: "Error: skeleton mode hands over implemented work whose strategic sorries are listed for later tasks",
+        recommendation: "Fix {subagent} to write status implemented with skeleton: true, or drop skeleton",
+        reask: "skeleton is true but status is {received}; write status implemented, or set skeleton to false",
+      },
+      skeletonWithoutSorries: {
+        text: "A skeleton handoff (skeleton: true) lists no sorry_inventory",
+        detail: "Error: skeleton mode must list every strategic sorry it leaves, so that each is tracked by a follow-up task",
+        recommendation: "Fix {subagent} to list every strategic sorry in sorry_inventory when it writes skeleton: true",
+        reask: "skeleton is true but sorry_inventory is missing or empty; list every strategic sorry you left",
       },
       missingSorryInventory: {
         text: "Handoff has no sorry_inventory",
@@ -139,7 +155,13 @@ export default defineRule<Options>(docsUrl)({
         report({ messageId: "completedOverTotal", data: { completed, total }, pointer: "/phases_completed", level: "warn" });
       }
     }
-    if (context.options.sorryInventory === "warn" && !("sorry_inventory" in handoff)) report({ messageId: "missingSorryInventory", pointer: "/sorry_inventory", level: "warn" });
+    const sorries = handoff.sorry_inventory;
+    if (handoff.skeleton === true) {
+      if (isSet(status) && status !== "implemented") report({ messageId: "skeletonNotImplemented", data: { received: received(status) }, pointer: "/status" });
+      if (!Array.isArray(sorries) || sorries.length === 0) report({ messageId: "skeletonWithoutSorries", pointer: "/sorry_inventory" });
+    } else if (context.options.sorryInventory === "warn" && !("sorry_inventory" in handoff)) {
+      report({ messageId: "missingSorryInventory", pointer: "/sorry_inventory", level: "warn" });
+    }
 
     const continuation = handoff.continuation_path;
     if (typeof continuation === "string") {

@@ -357,10 +357,11 @@ preset: ${preset}
 rules: {}
 
 # Per return format: rules over its preset, for the returns in that format
-# only. For example, in a project whose work leaves no Lean "sorry" to list:
+# only. For example, in a Lean project whose every handoff lists its "sorry"
+# placeholders (outside skeleton mode the field is not asked for):
 #   handoff:
 #     rules:
-#       handoff: [error, { sorryInventory: "off" }]
+#       handoff: [error, { sorryInventory: "warn" }]
 formats: {}
 
 # Per orchestrator command: a preset and rules of its own, over the ones above.
