@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentMarkdown, tempProject } from "@returnlint/testing";
 import { parsePayload, runClaudeHook, STATE_DIR, type ClaudeHookOptions } from "./index.js";
+import { isoTimestamp } from "./state.js";
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
 
@@ -160,5 +161,11 @@ describe("parsePayload", () => {
     ["a payload without its session", { cwd: "/p", stop_hook_active: "yes" }, { ok: false, reason: '"session_id" is missing; "stop_hook_active" must be a boolean; received string' }],
   ])("%s", (_name, payload, expected) => {
     expect(parsePayload(JSON.stringify(payload))).toEqual(expected);
+  });
+});
+
+describe("isoTimestamp", () => {
+  it.each([0, 1_735_460_684_123, Date.UTC(2026, 10, 26, 9, 5, 7, 4), Date.UTC(999, 0, 1)])("writes %d as toISOString does", (ms) => {
+    expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
   });
 });

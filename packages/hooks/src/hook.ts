@@ -21,7 +21,7 @@ import { emitVerdicts } from "@returnlint/telemetry";
 import type { HostAdapter, StopPayload } from "./host.js";
 import { claude } from "./hosts/claude.js";
 import { readTail, subagentRun } from "./run.js";
-import { openEntry, openStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
+import { isoTimestamp, openEntry, openStateDir, safeName, STATE_DIR, updateLedger, writeStateFile, type LedgerEntry } from "./state.js";
 
 /** Where the hook writes: its answer to the host on `stdout`, why it let a stop through on `stderr`. */
 export interface HookOutput {
@@ -384,7 +384,7 @@ function decide(
     blocks: blocked ? blocks + 1 : blocks,
     lastProblems: blocked ? digest : (current?.lastProblems ?? null),
     open: blocked,
-    updatedAt: new Date().toISOString(),
+    updatedAt: isoTimestamp(Date.now()),
   };
   return { entry, result: { decision, entry } };
 }

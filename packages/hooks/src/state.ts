@@ -169,6 +169,18 @@ function isOpenEntry(entry: unknown): entry is LedgerEntry {
   return isObject(entry) && entry.open === true && typeof entry.attempts === "number" && typeof entry.blocks === "number";
 }
 
+/**
+ * The time `ms` as `Date.prototype.toISOString` writes it (UTC, milliseconds, `Z`), written field by
+ * field: on Node 20, `toISOString` first works out the host's time zone, which reads its zone files
+ * at every subagent stop for a timestamp that never uses them.
+ */
+export function isoTimestamp(ms: number): string {
+  const date = new Date(ms);
+  const two = (value: number) => String(value).padStart(2, "0");
+  const day = `${String(date.getUTCFullYear()).padStart(4, "0")}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}`;
+  return `${day}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}.${String(date.getUTCMilliseconds()).padStart(3, "0")}Z`;
+}
+
 /** A file name made of the parts, safe on every file system. */
 export function safeName(...parts: readonly string[]): string {
   return parts.map((part) => part.replace(/[^\w.-]+/g, "_").replace(/^\.+/, "_").slice(0, 80)).join("--");
