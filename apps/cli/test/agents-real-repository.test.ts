@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commandForAgent } from "@returnlint/api";
-import { cloneRealRepository, realRepository } from "@returnlint/testing";
+import { cloneRealRepository, git, realRepository } from "@returnlint/testing";
 import { returnlint } from "./helpers.js";
 
 // A real repository's agents in both eras of their definitions (../shared/repos/README.md), cloned at
@@ -49,6 +49,29 @@ function namedForCommands(root: string): string[] {
     .filter((name) => commandForAgent(undefined, name) !== null);
 }
 
+/**
+ * The first commit whose agents' definitions show a console return with a command's own status
+ * (`"status": "researched…`) while no return file is written yet, checked out: the era of console
+ * returns, before metadata files.
+ */
+function consoleEra(root: string): string | undefined {
+  for (const commit of git(root, ["log", "--reverse", "--format=%H", "--", ".claude/agents"]).split("\n")) {
+    if (!showsOwnStatus(root, commit) || git(root, ["ls-tree", "-r", "--name-only", commit, "--", "specs"]).includes(".return-meta")) continue;
+    git(root, ["-c", "advice.detachedHead=false", "checkout", "-q", commit]);
+    return commit;
+  }
+  return undefined;
+}
+
+/** Whether an agent definition of `commit` shows a JSON return with a command's own status (`git grep` exits 1 when none does). */
+function showsOwnStatus(root: string, commit: string): boolean {
+  try {
+    return git(root, ["grep", "-l", "-E", String.raw`"status": "(researched|planned|implemented)`, commit, "--", ".claude/agents"]) !== "";
+  } catch {
+    return false;
+  }
+}
+
 describe("a real repository's agents, as each era of their definitions asks them to return", () => {
   it.skipIf(absent)(`agents first written to end with a line of their own are never sent back for it; a JSON return one gives is still checked${skipped}`, () => {
     const root = clone("first-agents");
@@ -81,6 +104,34 @@ describe("a real repository's agents, as each era of their definitions asks them
     const run = returnlint(["hook", "claude"], { cwd: root, env, input: stop(root, agents[0] ?? "", `Done.\n\n\`\`\`json\n${JSON.stringify(phantom, null, 2)}\n\`\`\``) });
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("reports/never-written.md") as unknown });
+  }, 120_000);
+
+  it.skipIf(absent)(`agents of the console era (a JSON return with the command's own status, no return file yet): init picks auto, and their returns as the definitions show pass the hook; phantom work is blocked${skipped}`, () => {
+    const root = clone("agents");
+    const era = consoleEra(root);
+    expect(era).toBeDefined();
+    expect(returnlint(["init"], { cwd: root }).stdout).toMatch(/^Wrote returnlint\.config\.yaml with the auto preset \((no return files under specs\/|no specs\/ folder here), but the agent [\w.-]+ \(\.claude\/agents\/\) returns "status": "(researched|planned|implemented)…/);
+    const agents = readdirSync(path.join(root, ".claude", "agents"))
+      .filter((file) => file.endsWith(".md") && /"status": "researched/.test(readFileSync(path.join(root, ".claude", "agents", file), "utf8")))
+      .map((file) => file.slice(0, -3));
+    expect(agents.length).toBeGreaterThan(0);
+    const report = "specs/9999_returnlint/reports/research-001.md";
+    mkdirSync(path.join(root, path.dirname(report)), { recursive: true });
+    writeFileSync(path.join(root, report), "# Research\n\nFindings.\n");
+    const env = { CLAUDE_PROJECT_DIR: root };
+    const answer = (agent: string, artifact: string) => {
+      const value = {
+        status: "researched",
+        summary: "Researched the task; the report lists the findings and a recommended approach.",
+        artifacts: [{ type: "report", path: artifact, summary: "Research report" }],
+        metadata: { session_id: "sess_1768000000_abc123", agent_type: agent, delegation_depth: 1, delegation_path: ["orchestrator", "research", agent] },
+        next_steps: "Run /plan 9999",
+      };
+      return returnlint(["hook", "claude"], { cwd: root, env, input: stop(root, agent, `Research complete.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``) });
+    };
+    for (const agent of agents) expect({ agent, ...answer(agent, report) }).toEqual({ agent, status: 0, stdout: "", stderr: "" });
+    const phantom = answer(agents[0] ?? "", "specs/9999_returnlint/reports/research-002.md");
+    expect(JSON.parse(phantom.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("research-002.md") as unknown });
   }, 120_000);
 
   it.skipIf(absent)(`agents of the later era all owe a return: init claude lets no agent's prose through${skipped}`, () => {

@@ -2,7 +2,7 @@ import { readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lintFile, lintTask, loadReturnlintConfig, type ReportObject } from "@returnlint/api";
-import { commit, git, newRepository } from "@returnlint/testing";
+import { agentMarkdown, commit, git, newRepository } from "@returnlint/testing";
 import { metadata, project, returnlint } from "./helpers.js";
 
 
@@ -132,6 +132,18 @@ describe("the metadata file's added fields on disk", () => {
       [{ "specs/archive/0007_add_cache/.return-meta.json": partial() }, "auto", `found specs/archive/0007_add_cache/.return-meta.json: ${said}`],
       [{ "specs/42_x/handoffs/phase-2.json": handoff }, "auto", `found specs/42_x/handoffs/*.json: ${said}`],
       [{ "specs/42_x/reports/research-001.md": "# Report\n" }, "v7", "no return files under specs/: console returns"],
+      // No return written yet: the agents' definitions say which returns to expect.
+      [
+        { "specs/42_x/reports/research-001.md": "# Report\n", ".claude/agents/researcher.md": agentMarkdown("researcher", "metadata-file") },
+        "auto",
+        `no return files under specs/, but the agent researcher (.claude/agents/) returns .return-meta.json: ${said}`,
+      ],
+      [
+        { ".opencode/agent/researcher.md": '---\ndescription: r\n---\nEnd with: {"status": "researched|partial|failed", "summary": "…"}\n' },
+        "auto",
+        `no specs/ folder here, but the agent researcher (.opencode/agent/) returns "status": "researched…: ${said}`,
+      ],
+      [{ ".claude/agents/researcher.md": agentMarkdown("researcher", "json") }, "v7", "no specs/ folder here: console returns"],
     ];
     for (const [files, preset, why] of cases) {
       const root = project(files);

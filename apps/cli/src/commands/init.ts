@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ARCHIVE_DIR, CONFIG_FILES, EXIT, HANDOFF_FILE, loadContract, MAX_CONFIG_BYTES, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
+import { ARCHIVE_DIR, CONFIG_FILES, CONTEXTUAL_SUCCESS, EXIT, HANDOFF_FILE, loadContract, MAX_CONFIG_BYTES, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
+import { agentDefinitions } from "./init-settings.js";
 
 export const INIT_HELP = `Usage: returnlint init [--preset NAME] [--command NAME=PRESET …]
         returnlint init --contract FILE   (your own return's JSON Schema)
@@ -37,9 +38,12 @@ Without --preset it asks on a terminal (Enter takes the suggestion; Ctrl-D
 stops and writes nothing); elsewhere it asks nothing and picks auto when specs/
 (specs/archive/ and specs/.orchestration/ included) holds return files:
 .return-meta.json, .orchestrator-handoff.json or handoffs/*.json in a task
-folder, .return-meta-multi*.json. Under auto each return is checked in the
-format its file's name says, else the one its fields say, so that one config
-serves check, scan, audit and the hook. It picks v7 otherwise.
+folder, .return-meta-multi*.json; or, when none is written yet, when an agent's
+definition (.claude/agents/, and the other hosts' folders) shows one: a return
+file's name, or a JSON return whose status is researched, planned or
+implemented. Under auto each return is checked in the format its file's name
+says, else the one its fields say, so that one config serves check, scan,
+audit and the hook. It picks v7 otherwise.
 
 Exit codes: 0 written, 2 a config exists, init was stopped, or usage error.
 `;
@@ -184,6 +188,38 @@ function existingConfig(cwd: string): string | undefined {
   return undefined;
 }
 
+/** The folders the hosts read a project's agents from, and the ending of a definition's file name. */
+const AGENT_FOLDERS: readonly (readonly [string, string])[] = [
+  [".claude/agents", ".md"],
+  [".opencode/agent", ".md"],
+  [".opencode/agents", ".md"],
+  [".codex/agents", ".toml"],
+  [".github/agents", ".agent.md"],
+  [".cursor/agents", ".md"],
+  [".gemini/agents", ".md"],
+];
+
+/** What in an agent's definition shows a return that is not v7's: a return file's name, or a JSON status of a command's own success (`"status": "researched`). */
+const NOT_V7 = new RegExp(
+  [...RETURN_FILE_NAMES.map((name) => name.replaceAll(".", String.raw`\.`).replace("*", String.raw`[\w-]*`)), String.raw`"status"\s*:\s*"(?:${CONTEXTUAL_SUCCESS.join("|")})`].join("|"),
+);
+
+/**
+ * auto, when no return is written yet but an agent's definition shows one that v7 would refuse:
+ * a return file's name, or a console return whose status is its command's own (researched,
+ * planned, implemented), which v7's status list has not. `before` says what the tree lacks.
+ */
+function shownByAgents(cwd: string, before: string): { preset: PresetName; why: string } | undefined {
+  for (const [dir, suffix] of AGENT_FOLDERS) {
+    const shown = agentDefinitions(cwd, dir, suffix, () => undefined).find((agent) => agent.text !== undefined && NOT_V7.test(agent.text));
+    if (shown !== undefined) {
+      const what = NOT_V7.exec(shown.text ?? "")?.[0] ?? "";
+      return { preset: "auto", why: `${before}, but the agent ${shown.name} (${dir}/) returns ${what.startsWith('"') ? `${what}…` : what}: each return is checked in the format its file's name, else its fields, say` };
+    }
+  }
+  return undefined;
+}
+
 /**
  * auto when specs/ holds return files of any kind (archived tasks in specs/archive/ count): a
  * project that writes metadata files, handoffs or multi-task returns has its console returns
@@ -198,7 +234,7 @@ function detect(cwd: string): { preset: PresetName; why: string } {
   try {
     folders = readdirSync(specs).sort();
   } catch {
-    return { preset: "v7", why: "no specs/ folder here: console returns" };
+    return shownByAgents(cwd, "no specs/ folder here") ?? { preset: "v7", why: "no specs/ folder here: console returns" };
   }
   const batch = [...folders.map((name) => `specs/${name}`), ...listed(path.join(specs, ".orchestration")).map((name) => `specs/.orchestration/${name}`)]
     .sort()
@@ -218,7 +254,7 @@ function detect(cwd: string): { preset: PresetName; why: string } {
   if (found.length === 0) {
     const committed = lastCommittedReturn(cwd);
     if (committed !== undefined) return { preset: "auto", why: `no return files under specs/ now, but the history has them (the last written in ${committed}): each return is checked in the format its file's name, else its fields, say` };
-    return { preset: "v7", why: "no return files under specs/: console returns" };
+    return shownByAgents(cwd, "no return files under specs/") ?? { preset: "v7", why: "no return files under specs/: console returns" };
   }
   return { preset: "auto", why: `found ${andList(found)}: each return is checked in the format its file's name, else its fields, say` };
 }
