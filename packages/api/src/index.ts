@@ -3,7 +3,7 @@
 // the hook's checkReturn, …); the rest is what the CLI itself needs from the same layer.
 export { validate, loadReturnlintConfig, type ConfigOptions, type Importer, type ValidateOptions, type ValidationReport } from "./validate.js";
 export { BUILTIN_PRESETS, BUILTIN_RULES, loadBuiltinRules } from "./registry.js";
-export { agentDefinition, asksForReturn, BUILT_IN_AGENTS, checkReturn, commandForAgent, owesReturn, problemLines, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem, type SubagentRun } from "./subagent.js";
+export { agentDefinition, asksForReturn, BUILT_IN_AGENTS, checkReturn, commandForAgent, MAX_DEFINITION_BYTES, owesReturn, problemLines, problemReaskLines, returnOfMessage, type CheckedReturn, type Problem, type SubagentRun } from "./subagent.js";
 export { reask, reaskLine, reaskLines } from "./reask.js";
 export { blockReason, problemsDigest, type BlockReader } from "./block-reason.js";
 export { DEFAULT_MAX_BLOCKS, retryDecision, type AllowedBecause, type NotValidated, type RetryDecision, type RetryRecord } from "./retries.js";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { commandInName, FileRefusedError, formatOfFileName, METADATA_FILE, presetFor, relativeInside, RESULTS_OMITTED, readRegularFile, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
+import { commandInName, FileRefusedError, formatOfFileName, METADATA_FILE, presetFor, relativeInside, RESULTS_OMITTED, readRegularFile, RETURN_FILE_MENTION, ReturnlintError, SPECS_DIR, taskNamedIn, type LoadedConfig } from "@returnlint/core";
 import { lintSource } from "./lint.js";
 import { reaskLine } from "./reask.js";
 import { reportObject, type ReportObject } from "./report-object.js";
@@ -78,9 +78,7 @@ function mappedCommand(config: LoadedConfig | undefined, agent: string): string 
  * are written to (`.return-meta.json`, a handoff, a multi-task file), or a JSON return shown by
  * its `"status"` key.
  */
-const ASKS_FOR_A_RETURN = new RegExp(
-  [...RETURN_FILE_NAMES.map((name) => name.replaceAll(".", String.raw`\.`).replace("*", String.raw`[\w-]*`)), String.raw`"status"\s*:`].join("|"),
-);
+const ASKS_FOR_A_RETURN = new RegExp(`${RETURN_FILE_MENTION}|${String.raw`"status"\s*:`}`);
 
 /** Whether instructions (an agent's definition, the prompt it was delegated with) ask for a return returnlint checks. */
 export function asksForReturn(text: string): boolean {
@@ -88,7 +86,7 @@ export function asksForReturn(text: string): boolean {
 }
 
 /** An agent definition is a page of instructions; anything larger is not one. */
-const MAX_DEFINITION_BYTES = 1024 * 1024;
+export const MAX_DEFINITION_BYTES = 1024 * 1024;
 
 /** The agent names whose definition may be looked up in a host's folder, as `.claude/agents/NAME.md` (no plugin prefix, no path). */
 const DEFINITION_NAME = /^[\w.-]+$/;

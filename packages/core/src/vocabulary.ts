@@ -115,6 +115,9 @@ const FORMAT_OF_FILE: readonly { readonly name: string; readonly pattern: RegExp
 /** The names of the files returns are written to (what `scan` looks for), as messages show them. */
 export const RETURN_FILE_NAMES: readonly string[] = FORMAT_OF_FILE.map((entry) => entry.name);
 
+/** A regular expression's source that finds any of RETURN_FILE_NAMES in a text (an agent's instructions), `*` standing for a session's suffix. */
+export const RETURN_FILE_MENTION: string = RETURN_FILE_NAMES.map((name) => name.replaceAll(".", String.raw`\.`).replace("*", String.raw`[\w-]*`)).join("|");
+
 /** The format a return file's name says it holds (`.return-meta.json` → metadata-file, `.orchestrator-handoff.json` → handoff, `.return-meta-multi.json` → multi-task), if any. */
 export function formatOfFileName(name: string): FormatName | undefined {
   return FORMAT_OF_FILE.find((entry) => entry.pattern.test(name))?.format;

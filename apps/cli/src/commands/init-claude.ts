@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isObject, ReturnlintError } from "@returnlint/core";
-import { agentDefinitions, checkedAgents, containerAt, edited, hookEntryChange, matcherFor, MAX_VENDORED_BYTES, openSettings, put, readIfRegular, unloadedByClaude, type Change, type HostSetup } from "./init-settings.js";
+import { agentDefinitions, checkedAgents, containerAt, edited, hookEntryChange, matcherFor, MAX_VENDORED_BYTES, openSettings, put, readIfRegular, loadedByClaude, type Change, type HostSetup } from "./init-settings.js";
 
 /** The version being built (esbuild's define; build.mjs). */
 declare const RETURNLINT_VERSION: string;
@@ -47,10 +47,7 @@ export function vendoredChange(cwd: string, names: readonly string[] = VENDORED_
 
 async function claudeChange(cwd: string, command: string, warn: (line: string) => void): Promise<Change | undefined> {
   const settings = openSettings(cwd, [".claude", "settings.json"]);
-  const defined = agentDefinitions(cwd, ".claude/agents", ".md", warn);
-  const unloaded = unloadedByClaude(defined);
-  if (unloaded.line !== undefined) warn(unloaded.line);
-  const agents = await checkedAgents(cwd, defined.filter((agent) => !unloaded.names.includes(agent.name)), "claude", warn);
+  const agents = await checkedAgents(cwd, loadedByClaude(agentDefinitions(cwd, ".claude/agents", ".md", warn), warn), "claude", warn);
   const matcher = matcherFor(agents);
   const where = agents.length === 0 ? "no matcher: every subagent, the name rule decides" : `matcher "${matcher ?? ""}"`;
   const entry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: "command", command, timeout: HOOK_TIMEOUT_S }] };

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { codeOf, FileRefusedError, isReturnlintError, readRegularFile, ReturnlintError, type LoadedConfig } from "@returnlint/core";
-import { commandForAgent, owesReturn } from "@returnlint/api";
+import { commandForAgent, MAX_DEFINITION_BYTES, owesReturn } from "@returnlint/api";
 import { loadReturnlintConfig } from "../host.js";
 import { DuplicateKeyError, JsonText, type JsonNode, type JsonObjectNode } from "./init-json.js";
 
@@ -180,22 +180,31 @@ export async function checkedAgents(cwd: string, defined: readonly AgentDefiniti
   }
   const { checked, proseAllowed } = agentsOfProject(config, defined);
   if (proseAllowed.length > 0) warn(proseAllowedLine(proseAllowed));
-  return checked;
+  return checked.map((agent) => agent.name);
 }
 
 /**
- * The agents a hook checks (`defined` ones and the config's agents map's, named for a command), and
- * those of them whose prose it lets through: their definitions ask for no return returnlint checks
- * (api's `owesReturn`), so only a return they give anyway is checked. Both sorted.
+ * The agents a hook checks (`defined` ones and the config's agents map's, named for a command),
+ * with the command each answers, and the names of those whose prose it lets through: their
+ * definitions ask for no return returnlint checks (api's `owesReturn`), so only a return they give
+ * anyway is checked. Both sorted.
  */
-export function agentsOfProject(config: LoadedConfig | undefined, defined: readonly AgentDefinition[]): { readonly checked: string[]; readonly proseAllowed: string[] } {
+export function agentsOfProject(
+  config: LoadedConfig | undefined,
+  defined: readonly AgentDefinition[],
+): { readonly checked: { readonly name: string; readonly command: string }[]; readonly proseAllowed: string[] } {
   const texts = new Map<string, string | undefined>(Object.keys(config?.config.agents ?? {}).map((name) => [name, undefined]));
   for (const { name, text } of defined) if (texts.get(name) === undefined) texts.set(name, text);
-  const checked = [...texts.keys()].filter((name) => commandForAgent(config, name) !== null).sort();
-  const proseAllowed = checked.filter((name) => {
-    const text = texts.get(name);
-    return !owesReturn({ config, agent: name, run: { wrote: [], ...(text === undefined ? {} : { definition: text }) } });
+  const checked = [...texts.keys()].sort().flatMap((name) => {
+    const command = commandForAgent(config, name);
+    return command === null ? [] : [{ name, command }];
   });
+  const proseAllowed = checked
+    .filter(({ name }) => {
+      const text = texts.get(name);
+      return !owesReturn({ config, agent: name, run: { wrote: [], ...(text === undefined ? {} : { definition: text }) } });
+    })
+    .map(({ name }) => name);
   return { checked, proseAllowed };
 }
 
@@ -215,23 +224,31 @@ export function someNames(names: readonly string[]): string {
 }
 
 /**
- * Claude Code loads an agent of `.claude/agents/` only when its frontmatter gives its `name` (and
- * `description`): the definitions that give none, by file name, and the sentence that says so. It
- * can run them only through `general-purpose`, which the hook leaves alone.
+ * The definitions of `.claude/agents/` that Claude Code loads: it needs a `name` (and a
+ * `description`) in the frontmatter. `warn` names the others, which it can run only through
+ * `general-purpose`, whose stops the hook leaves alone. A file with no frontmatter at all (a
+ * README) is no definition, and is not named.
  */
-export function unloadedByClaude(defined: readonly AgentDefinition[]): { readonly names: string[]; readonly line?: string } {
-  // A file with no frontmatter at all (a README) is no definition: only one that has frontmatter but no name is meant as one.
-  const names = defined.filter((agent) => agent.named === false && agent.text?.startsWith("---") === true).map((agent) => agent.name).sort();
-  if (names.length === 0) return { names };
-  const one = names.length === 1;
-  return {
-    names,
-    line: `Claude Code loads no agent from ${one ? `.claude/agents/${names[0] ?? ""}.md` : `${String(names.length)} definitions of .claude/agents/ (${someNames(names)})`}: ${one ? "its" : "their"} frontmatter has no "name:" (Claude Code needs a name and a description), so it runs ${one ? "it" : "them"} only through general-purpose, whose stops the hook leaves alone; the hook's matcher leaves ${one ? "it" : "them"} out.`,
-  };
+export function loadedByClaude(defined: readonly AgentDefinition[], warn: (line: string) => void): AgentDefinition[] {
+  const unloaded = defined.filter((agent) => agent.named === false && agent.text?.startsWith("---") === true);
+  const names = unloaded.map((agent) => agent.name).sort();
+  if (names.length > 0) {
+    const one = names.length === 1;
+    warn(
+      `Claude Code loads no agent from ${one ? `.claude/agents/${names[0] ?? ""}.md` : `${String(names.length)} definitions of .claude/agents/ (${someNames(names)})`}: ${one ? "its" : "their"} frontmatter has no "name:" (Claude Code needs a name and a description), so it runs ${one ? "it" : "them"} only through general-purpose, whose stops the hook leaves alone; the hook's matcher leaves ${one ? "it" : "them"} out.`,
+    );
+  }
+  return defined.filter((agent) => !unloaded.includes(agent));
 }
 
-/** An agent definition is a page of instructions; a larger file is not read. */
-const MAX_DEFINITION_BYTES = 1024 * 1024;
+/** Where OpenCode reads a project's agents (its `agent/` folder, or `agents/`), with `{name}` for an agent's name: the other hosts' are their adapters' `definitionFiles`. */
+export const OPENCODE_AGENT_DEFINITIONS: readonly string[] = [".opencode/agent/{name}.md", ".opencode/agents/{name}.md"];
+
+/** A definition file's template (`.claude/agents/{name}.md`) as its folder and the ending of its file names. */
+export function definitionFolder(template: string): readonly [string, string] {
+  const at = template.indexOf("/{name}");
+  return [template.slice(0, at), template.slice(at + "/{name}".length)];
+}
 
 /**
  * The agents defined in the project's folder `dir` (relative, with "/"), one per file ending in

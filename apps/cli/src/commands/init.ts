@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ARCHIVE_DIR, CONFIG_FILES, CONTEXTUAL_SUCCESS, EXIT, HANDOFF_FILE, loadContract, MAX_CONFIG_BYTES, METADATA_FILE, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
+import { ARCHIVE_DIR, CONFIG_FILES, CONTEXTUAL_SUCCESS, EXIT, HANDOFF_FILE, loadContract, MAX_CONFIG_BYTES, METADATA_FILE, RETURN_FILE_MENTION, RETURN_FILE_NAMES, ReturnlintError, SPECS_DIR, formatOfFileName, gitEnvironment, isReturnlintError, readRegularFile } from "@returnlint/core";
 import { parseCommandLine } from "../args.js";
 import type { CommandIo } from "./io.js";
-import { agentDefinitions } from "./init-settings.js";
+import { HOSTS } from "@returnlint/hooks";
+import { agentDefinitions, definitionFolder, OPENCODE_AGENT_DEFINITIONS } from "./init-settings.js";
 
 export const INIT_HELP = `Usage: returnlint init [--preset NAME] [--command NAME=PRESET …]
         returnlint init --contract FILE   (your own return's JSON Schema)
@@ -188,21 +189,8 @@ function existingConfig(cwd: string): string | undefined {
   return undefined;
 }
 
-/** The folders the hosts read a project's agents from, and the ending of a definition's file name. */
-const AGENT_FOLDERS: readonly (readonly [string, string])[] = [
-  [".claude/agents", ".md"],
-  [".opencode/agent", ".md"],
-  [".opencode/agents", ".md"],
-  [".codex/agents", ".toml"],
-  [".github/agents", ".agent.md"],
-  [".cursor/agents", ".md"],
-  [".gemini/agents", ".md"],
-];
-
 /** What in an agent's definition shows a return that is not v7's: a return file's name, or a JSON status of a command's own success (`"status": "researched`). */
-const NOT_V7 = new RegExp(
-  [...RETURN_FILE_NAMES.map((name) => name.replaceAll(".", String.raw`\.`).replace("*", String.raw`[\w-]*`)), String.raw`"status"\s*:\s*"(?:${CONTEXTUAL_SUCCESS.join("|")})`].join("|"),
-);
+const NOT_V7 = new RegExp(`${RETURN_FILE_MENTION}|${String.raw`"status"\s*:\s*"`}(?:${CONTEXTUAL_SUCCESS.join("|")})`);
 
 /**
  * auto, when no return is written yet but an agent's definition shows one that v7 would refuse:
@@ -210,7 +198,9 @@ const NOT_V7 = new RegExp(
  * planned, implemented), which v7's status list has not. `before` says what the tree lacks.
  */
 function shownByAgents(cwd: string, before: string): { preset: PresetName; why: string } | undefined {
-  for (const [dir, suffix] of AGENT_FOLDERS) {
+  // Every host's folder of agents, once: the hooks' adapters' and OpenCode's.
+  const templates = new Set([...[...HOSTS.values()].flatMap((host) => host.definitionFiles), ...OPENCODE_AGENT_DEFINITIONS]);
+  for (const [dir, suffix] of [...templates].map(definitionFolder)) {
     const shown = agentDefinitions(cwd, dir, suffix, () => undefined).find((agent) => agent.text !== undefined && NOT_V7.test(agent.text));
     if (shown !== undefined) {
       const what = NOT_V7.exec(shown.text ?? "")?.[0] ?? "";

@@ -1,5 +1,5 @@
 import type { LoadedConfig } from "@returnlint/core";
-import { BUILT_IN_AGENTS, commandForAgent } from "@returnlint/api";
+import { BUILT_IN_AGENTS } from "@returnlint/api";
 import { agentDefinitions, agentFiles, agentsOfProject, proseAllowedLine, type AgentDefinition } from "../commands/init-settings.js";
 import type { DoctorContext, DoctorLine } from "./host-doctor.js";
 
@@ -13,7 +13,7 @@ export function checkedAgents(context: DoctorContext, dir: string, suffix: strin
   const defined = agentDefinitions(context.root, dir, suffix, (text) => {
     warn({ level: "warn", text });
   });
-  return owingAgents(context.config, loaded(defined), warn);
+  return agentsChecked(context.config, loaded(defined), warn);
 }
 
 /** The line for a host whose hook (or plugin) checks no agent of `where` (its folders, said as a list). */
@@ -25,10 +25,10 @@ export function noAgentChecked(where: string, what: "hook" | "plugin" = "hook"):
 }
 
 /** `checkedAgents` of agents already read (`defined`). */
-export function owingAgents(config: LoadedConfig | undefined, defined: readonly AgentDefinition[], warn: (line: DoctorLine) => void): { readonly name: string; readonly command: string }[] {
+export function agentsChecked(config: LoadedConfig | undefined, defined: readonly AgentDefinition[], warn: (line: DoctorLine) => void): { readonly name: string; readonly command: string }[] {
   const { checked, proseAllowed } = agentsOfProject(config, defined);
   if (proseAllowed.length > 0) warn({ level: "warn", text: proseAllowedLine(proseAllowed) });
-  return checked.map((name) => ({ name, command: commandForAgent(config, name) ?? "" }));
+  return checked;
 }
 
 /**

@@ -2,7 +2,7 @@ import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { andList, readSettings, type SettingsRead } from "./settings.js";
 import { checkedAgents, configLine, mappedBuiltIns, namedLikeBuiltIns, noAgentChecked } from "./agents.js";
-import { unloadedByClaude } from "../commands/init-settings.js";
+import { loadedByClaude } from "../commands/init-settings.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
 
@@ -64,11 +64,7 @@ export const claudeDoctor: HostDoctor = {
       ".claude/agents",
       ".md",
       (line) => lines.push(line),
-      (defined) => {
-        const unloaded = unloadedByClaude(defined);
-        if (unloaded.line !== undefined) lines.push({ level: "warn", text: unloaded.line });
-        return defined.filter((agent) => !unloaded.names.includes(agent.name));
-      },
+      (defined) => loadedByClaude(defined, (text) => lines.push({ level: "warn", text })),
     );
     if (agents.length === 0) {
       lines.push(noAgentChecked(".claude/agents/"));

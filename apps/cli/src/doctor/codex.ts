@@ -3,7 +3,7 @@ import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { codexAgents, codexHome, codexHookHash, codexHookKey, codexMatches, parseToml, readSettingsText, tomlTable, type TomlTable } from "../commands/codex-config.js";
 import { codexHookOf } from "../commands/init-codex.js";
-import { configLine, mappedBuiltIns, noAgentChecked, owingAgents } from "./agents.js";
+import { agentsChecked, configLine, mappedBuiltIns, noAgentChecked } from "./agents.js";
 import type { DoctorContext, DoctorLine, HostDoctor } from "./host-doctor.js";
 import { probeHookCommand, PROBE_AGENT } from "./probe.js";
 import { andList, readSettings } from "./settings.js";
@@ -103,7 +103,7 @@ function matcherLines(context: DoctorContext, found: Registered): DoctorLine[] {
     return [fail(`the matcher "${matcher}" is not a regular expression Codex can read: Codex skips the hook, with a warning at start`)];
   }
   const lines: DoctorLine[] = [];
-  const agents = owingAgents(context.config, codexAgents(context.root, () => undefined), (line) => lines.push(line));
+  const agents = agentsChecked(context.config, codexAgents(context.root, () => undefined), (line) => lines.push(line));
   const shown = (list: typeof agents) => andList(list.map((agent) => `${agent.name} (/${agent.command})`));
   if (agents.length === 0) {
     lines.push(noAgentChecked(".codex/agents/, of the [agents.NAME] tables of .codex/config.toml"));

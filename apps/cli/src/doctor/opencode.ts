@@ -4,6 +4,7 @@ import { FileRefusedError, readRegularFile } from "@returnlint/core";
 import { andList, readSettings } from "./settings.js";
 import { checkedAgents, configLine, mappedBuiltIns, noAgentChecked } from "./agents.js";
 import type { DoctorLine, HostDoctor } from "./host-doctor.js";
+import { definitionFolder, OPENCODE_AGENT_DEFINITIONS } from "../commands/init-settings.js";
 
 const PLUGIN = "@returnlint/opencode";
 const CONFIG_FILES = ["opencode.json", "opencode.jsonc"] as const;
@@ -42,7 +43,7 @@ export const opencodeDoctor: HostDoctor = {
       lines.push({ level: "fail", text: `OpenCode loads no returnlint plugin: neither ${andList([...CONFIG_FILES])} lists "${PLUGIN}" nor does a file in ${PLUGIN_DIRS[0]}/ load it; run "returnlint init opencode"` });
       return lines;
     }
-    const agents = [".opencode/agent", ".opencode/agents"].flatMap((dir) => checkedAgents(context, dir, ".md", (line) => lines.push(line)));
+    const agents = OPENCODE_AGENT_DEFINITIONS.map(definitionFolder).flatMap(([dir, suffix]) => checkedAgents(context, dir, suffix, (line) => lines.push(line)));
     const names = [...new Map(agents.map((agent) => [agent.name, agent])).values()];
     lines.push(
       names.length === 0
