@@ -134,12 +134,19 @@ describe("a real repository's agents, as each era of their definitions asks them
     expect(JSON.parse(phantom.stdout)).toMatchObject({ decision: "block", reason: expect.stringContaining("research-002.md") as unknown });
   }, 120_000);
 
-  it.skipIf(absent)(`agents of the later era all owe a return: init claude lets no agent's prose through${skipped}`, () => {
+  it.skipIf(absent)(`agents of the later era all owe a return: init claude lets no agent's prose through, and names those it leaves alone${skipped}`, () => {
     const root = clone("agents");
     expect(returnlint(["init"], { cwd: root }).status).toBe(0);
     const init = returnlint(["init", "claude", "--vendor"], { cwd: root });
     expect(init.status).toBe(0);
-    expect(init.stderr).toBe("");
+    expect(init.stderr).not.toContain("lets the prose");
+    // Those it names are agents defined in the repository that owe a return and whose names map to no command.
+    const defined = readdirSync(path.join(root, ".claude", "agents"))
+      .filter((file) => file.endsWith(".md") && file !== "README.md")
+      .map((file) => file.slice(0, -".md".length));
+    const unmapped = defined.filter((name) => commandForAgent(undefined, name) === null && /"status":|\.return-meta\.json/.test(readFileSync(path.join(root, ".claude", "agents", `${name}.md`), "utf8"))).sort();
+    const said = /the hook leaves (?:\d+ agents \(([^)]*)\)|(\S+)) alone/.exec(init.stderr);
+    expect(said === null ? [] : (said[1] ?? said[2] ?? "").split(", ")).toEqual(unmapped);
     const doctor = returnlint(["doctor", "--host", "claude"], { cwd: root });
     expect(doctor.stdout).not.toContain("lets the prose");
   }, 120_000);

@@ -119,12 +119,14 @@ describe("scan in the CI formats", () => {
 describe("scan --max-warnings", () => {
   it("fails a return with more warnings than it allows, in the table and in every CI format", () => {
     const root = project({
-      "specs/1_task/.return-meta.json": { ...taskReturn(1), summary: "x".repeat(450) },
+      "specs/1_task/.return-meta.json": { ...taskReturn(1), metadata: { ...(taskReturn(1).metadata as Record<string, unknown>), delegation_path: ["orchestrator", "research"] } },
       "specs/1_task/reports/research-001.md": "# Task 1\n",
     });
     const lenient = returnlint(["scan", "-f", "github"], { cwd: root });
     expect(lenient.status).toBe(0);
-    expect(lenient.stdout).toMatch(/^::warning file=specs\/1_task\/\.return-meta\.json,line=\d+,title=returnlint summary-length at \/summary::Summary exceeds recommended length: 450 characters/);
+    expect(lenient.stdout).toMatch(
+      /^::warning file=specs\/1_task\/\.return-meta\.json,line=\d+,title=returnlint delegation at \/metadata\/delegation_path::Delegation path does not end with the returning agent: ends with research, agent_type is lean-research-agent/,
+    );
 
     const strict = returnlint(["scan", "--max-warnings", "0", "-f", "sarif", "-o", "scan.sarif", "-f", "stylish", "-f", "github"], { cwd: root });
     expect(strict.status).toBe(1);

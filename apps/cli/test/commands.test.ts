@@ -35,7 +35,7 @@ describe("returnlint rules", () => {
     expect(run.status).toBe(0);
     const lines = run.stdout.split("\n");
     expect(lines[0]).toMatch(/^rule +v5 +v7 +metadata-file +handoff +multi-task +strict +config +description$/);
-    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +off +off +warn +- +The summary stays within/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +off +off +off +warn +- +The summary stays within/);
     expect(run.stdout).toContain("https://github.com/returnlint/returnlint/blob/main/packages/rule-artifacts/README.md");
     // Off in every preset, but on (warn) in this config: the config column says so.
     expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +off +off +warn +The summary has no TODO\.$/);
@@ -56,7 +56,7 @@ describe("returnlint rules", () => {
     const lines = run.stdout.split("\n");
     expect(lines.find((line) => line.startsWith("./rules/no-todo.mjs "))).toMatch(/off +off +off +off +off +implement:error, plan:off +The summary has no TODO\.$/);
     expect(lines.find((line) => line.startsWith("./rules/bare.mjs "))).toMatch(/off +off +off +off +off +plan:warn +\(no description in its meta\)$/);
-    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +warn +off +off +warn +error +/);
+    expect(lines.find((line) => line.startsWith("summary-length "))).toMatch(/^summary-length +warn +warn +off +off +off +warn +error +/);
     const listed = JSON.parse(returnlint(["rules", "-f", "json"], { cwd: root }).stdout) as { id: string; docs: string | null; config?: unknown }[];
     expect(listed.find((rule) => rule.id === "./rules/bare.mjs")).toMatchObject({ docs: null, config: { commands: { plan: "warn" } } });
     const explained = returnlint(["explain", "bare"], { cwd: root });

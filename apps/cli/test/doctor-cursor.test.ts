@@ -128,8 +128,8 @@ describe("the Cursor doctor", { timeout: 60_000 }, () => {
   });
 
   it("warns when no agent maps to a command, when loop_limit is null, and reads --max-blocks from the command", async () => {
-    const none = await check(installed({ ".cursor/hooks.json": hooksFile({ matcher: undefined }), ".cursor/agents/lean-research-agent.md": agentMarkdown("helper"), ".cursor/agents/planner.md": agentMarkdown("reviewer") }));
-    expect(said(none, "warn")).toEqual([expect.stringMatching(/^no agent of \.cursor\/agents\/ or of the config's "agents" map maps to a command: the hook checks none/)]);
+    const none = await check(installed({ ".cursor/hooks.json": hooksFile({ matcher: undefined }), ".cursor/agents/lean-research-agent.md": agentMarkdown("helper", "prose"), ".cursor/agents/planner.md": agentMarkdown("reviewer", "prose") }));
+    expect(said(none, "warn")).toEqual([expect.stringMatching(/^no agent of \.cursor\/agents\/ or of the config's "agents" map maps to a command, so the hook goes by each subagent's name/)]);
     const unbounded = await check(installed({ ".cursor/hooks.json": hooksFile({ loop_limit: null }) }));
     expect(said(unbounded, "warn")[0]).toMatch(/^loop_limit is null: nothing on Cursor's side bounds the follow-ups/);
     const raised = await check(installed({ ".cursor/hooks.json": hooksFile({ loop_limit: undefined, command: `${INSTALLED} --max-blocks 6` }) }));

@@ -220,7 +220,7 @@ describe("--format github", () => {
     expect(lines.at(-1)).toBe("");
     expect(lines.slice(0, -1)).toEqual([
       `::error file=ret%2C1%3Ax.json,line=${String(lineContaining(path.join(root, "ret,1:x.json"), "100% done.md"))},title=returnlint artifacts at /artifacts/0/path::Artifact does not exist: 100%25 done.md%0AError: Subagent claimed to create artifact but file does not exist%0ARecommendation: Verify researcher writes artifacts to correct paths`,
-      `::warning file=ret%2C1%3Ax.json,line=3,title=returnlint summary-length at /summary::Summary exceeds recommended length: 450 characters%0AError: the summary should stay within 400 characters (about 100 tokens)%0ARecommendation: Shorten researcher subagent's summary to 2-5 sentences and put the details in an artifact`,
+      `::warning file=ret%2C1%3Ax.json,line=3,title=returnlint summary-length at /summary::Summary exceeds recommended length: 450 characters%0AWarning: the summary should stay within 400 characters (about 100 tokens)%0ARecommendation: Shorten researcher subagent's summary to 2-5 sentences and put the details in an artifact`,
     ]);
   });
 

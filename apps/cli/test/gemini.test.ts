@@ -61,7 +61,7 @@ describe("returnlint init gemini", () => {
   it("adds the AfterTool hook of invoke_agent next to what is there, names the agents it checks, and says what init leaves to the user", () => {
     const root = project({
       ".gemini/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"),
-      ".gemini/agents/notes.md": agentMarkdown("notes"),
+      ".gemini/agents/notes.md": agentMarkdown("notes", "prose"),
       ".gemini/settings.json": { model: { name: "gemini-2.5-pro" }, hooks: { BeforeTool: [{ matcher: "write_file", hooks: [{ type: "command", command: "echo before" }] }], AfterTool: [{ matcher: "run_shell_command", hooks: [{ type: "command", command: "log-shell" }] }] } },
     });
     const run = returnlint(["init", "gemini"], { cwd: root });

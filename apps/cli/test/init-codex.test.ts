@@ -13,7 +13,7 @@ describe("returnlint init codex", () => {
   it("adds the hook after the hooks there, with a matcher of the project's agents, and says how to trust it", () => {
     const root = project({
       ".codex/agents/lean.toml": agentToml("lean-research-agent"),
-      ".codex/agents/reviewer.toml": agentToml("code-reviewer"),
+      ".codex/agents/reviewer.toml": agentToml("code-reviewer", "prose"),
       ".codex/config.toml": '[agents]\nmax_threads = 4\n\n[agents.planner]\ndescription = "Plans"\nconfig_file = "agents/planner.toml"\n',
       ".codex/hooks.json": { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }], SubagentStop: [{ hooks: [{ type: "command", command: "notify" }] }] } },
       "returnlint.config.json": { agents: { proof_writer: "implement" } },

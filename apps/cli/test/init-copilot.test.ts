@@ -35,7 +35,7 @@ const SLOW = { timeout: 60_000 };
 
 describe("returnlint init copilot", SLOW, () => {
   it("in a project without returnlint installed: the one-file copy and its hook, which blocks a phantom return and passes a good one", () => {
-    const root = project({ ".github/agents/lean-research-agent.agent.md": agentMarkdown("lean-research-agent"), ".github/agents/helper.agent.md": agentMarkdown("helper") });
+    const root = project({ ".github/agents/lean-research-agent.agent.md": agentMarkdown("lean-research-agent"), ".github/agents/helper.agent.md": agentMarkdown("helper", "prose") });
     const init = returnlint(["init", "copilot"], { cwd: root });
     expect(init.stderr).toBe("");
     expect(init.stdout).toBe(

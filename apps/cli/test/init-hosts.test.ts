@@ -18,7 +18,7 @@ describe("returnlint init claude", () => {
     const root = project({
       ".claude/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"),
       ".claude/agents/planner.md": agentMarkdown("planner"),
-      ".claude/agents/code-reviewer.md": agentMarkdown("code-reviewer"),
+      ".claude/agents/code-reviewer.md": agentMarkdown("code-reviewer", "prose"),
       ".claude/settings.json": { model: "opus", hooks: { Stop: [{ hooks: [{ type: "command", command: "echo done" }] }], SubagentStop: [{ matcher: "x", hooks: [{ type: "command", command: "lint-x" }] }] } },
       "returnlint.config.json": { agents: { "proof-writer": "implement" } },
     });
@@ -36,6 +36,23 @@ describe("returnlint init claude", () => {
         SubagentStop: [{ matcher: "x", hooks: [{ type: "command", command: "lint-x" }] }, { matcher: "lean-research-agent|planner|proof-writer", hooks: [HOOK] }],
       },
     });
+  });
+
+  it("says which agents it leaves alone although their definitions ask for a return: their names map to no command", () => {
+    const root = project({
+      ".claude/agents/meta-builder-agent.md": agentMarkdown("meta-builder-agent", "json"),
+      ".claude/agents/spawn-agent.md": agentMarkdown("spawn-agent", "metadata-file"),
+      ".claude/agents/code-reviewer-agent.md": agentMarkdown("code-reviewer-agent", "prose"),
+      ".claude/agents/planner.md": agentMarkdown("planner", "metadata-file"),
+    });
+    const run = returnlint(["init", "claude"], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe(
+      'returnlint: the hook leaves 2 agents (meta-builder-agent, spawn-agent) alone: their definitions ask for a return, but their names map to no command (research, plan, revise, implement); map each to the command whose rules their returns follow in the config\'s "agents" map to check them.\n',
+    );
+    expect(settingsOf(root).hooks.SubagentStop?.[0]?.matcher).toBe("planner");
+    const doctor = returnlint(["doctor", "--host", "claude"], { cwd: root });
+    expect(doctor.stdout).toContain("  ! the hook leaves 2 agents (meta-builder-agent, spawn-agent) alone: ");
   });
 
   it("says which agents' prose the hook lets through: their definitions ask for a line of their own; the hook still runs for them", () => {
@@ -133,7 +150,7 @@ describe("returnlint init claude", () => {
     const root = project({ "returnlint.config.json": { agents: { "team:researcher": "research", planner: "plan" } } });
     returnlint(["init", "claude"], { cwd: root });
     expect(settingsOf(root).hooks.SubagentStop?.[0]?.matcher).toBe("^(planner|team:researcher)$");
-    const bare = project({ ".claude/agents/helper.md": agentMarkdown("helper") });
+    const bare = project({ ".claude/agents/helper.md": agentMarkdown("helper", "prose") });
     expect(returnlint(["init", "claude"], { cwd: bare }).stdout).toContain("(no matcher: every subagent, the name rule decides)");
     expect(settingsOf(bare).hooks.SubagentStop).toEqual([{ hooks: [HOOK] }]);
   });

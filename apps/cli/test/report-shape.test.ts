@@ -24,7 +24,7 @@ function tree(): string {
     "specs/1_passes/reports/r.md": "# Findings\n",
     "specs/2_phantom/.return-meta.json": returnMeta("implemented", [], "implementer", "implement"),
     "specs/3_missing/.return-meta.json": returnMeta("planned", [{ type: "plan", path: "specs/3_missing/plans/p.md" }], "planner", "plan"),
-    "specs/4_warns/.return-meta.json": { ...returnMeta("researched", [{ type: "report", path: "specs/4_warns/notes.md" }]), summary: "A summary far longer than it needs to be. ".repeat(12) },
+    "specs/4_warns/.return-meta.json": { ...returnMeta("researched", [{ type: "report", path: "specs/4_warns/notes.md" }]), metadata: { ...meta("researcher", "research"), delegation_path: ["orchestrator", "research"] } },
     "specs/4_warns/notes.md": "Notes\n",
     "specs/5_partial/.return-meta.json": {
       ...returnMeta("partial", []),

@@ -69,6 +69,8 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   // (scan --quiet never does).
   const absent: ArtifactFact[] = [];
   const looked = new Set<string>();
+  // Made at the first artifact that is not there: most returns have none.
+  let alsoClaimed: (() => ReadonlySet<string>) | undefined;
   let position = 0;
   for (const entry of entries) {
     const { path } = entry;
@@ -78,7 +80,8 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
     looked.add(path);
     const checked = files.check(path);
     if (checked.ok && checked.size > 0) continue;
-    const fact = factOf(entry, files, position <= MAX_LISTED_ARTIFACTS);
+    alsoClaimed ??= claimedSet(entries);
+    const fact = factOf(entry, files, position <= MAX_LISTED_ARTIFACTS ? { hints: true, alsoClaimed } : NO_HINTS);
     if (ABSENT_FATES.has(fact.fate)) absent.push(fact);
   }
   const claimed = claims.artifactCount;
@@ -120,17 +123,24 @@ class Facts implements ReturnFacts {
 /** The first MAX_LISTED_ARTIFACTS claimed artifacts with their fates (the file view answers again from its cache). */
 function listedArtifacts(entries: Iterable<ClaimedArtifact>, files: FileView): ArtifactFact[] {
   const listed: ArtifactFact[] = [];
+  const hints = { hints: true, alsoClaimed: claimedSet(entries) };
   for (const entry of entries) {
     if (listed.length === MAX_LISTED_ARTIFACTS) break;
-    listed.push(factOf(entry, files, true));
+    listed.push(factOf(entry, files, hints));
   }
   return listed;
 }
 
-/** One claimed artifact and its fate; `hints`: look for an archived twin, a near miss, a path inside the root. */
-function factOf({ path, pointer }: ClaimedArtifact, files: FileView, hints: boolean): ArtifactFact {
+/** The paths of `entries`, as a set made when first asked for (a near miss is rare). */
+function claimedSet(entries: Iterable<ClaimedArtifact>): () => ReadonlySet<string> {
+  let paths: Set<string> | undefined;
+  return () => (paths ??= new Set(Array.from(entries, (entry) => entry.path)));
+}
+
+/** One claimed artifact and its fate; with hints, an archived twin, a near miss (none the return also claims), a path inside the root are looked for. */
+function factOf({ path, pointer }: ClaimedArtifact, files: FileView, options: Parameters<typeof fateOf>[2]): ArtifactFact {
   // Paths are the return's own text: quoted, never longer than a message may quote.
-  return { pointer, path: quoted(path), ...fateOf(path, files, hints ? HINTS : NO_HINTS) };
+  return { pointer, path: quoted(path), ...fateOf(path, files, options) };
 }
 
 /**
@@ -160,7 +170,6 @@ function phantomWork(input: FactsInput, claimed: number, absent: readonly Artifa
   return `${first.path} is ${first.fate === "empty" ? "empty" : "not there"}${absent.length > 1 ? " (and more)" : ""}`;
 }
 
-const HINTS = { hints: true } as const;
 const NO_HINTS = { hints: false } as const;
 
 /** The different paths a return claims as artifacts, the first MAX_ARTIFACT_PATHS (what a git view loads before the rules run). */

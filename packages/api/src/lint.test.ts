@@ -94,6 +94,15 @@ describe("facts: each artifact's fate, and phantom work", () => {
     });
   }
 
+  it("a neighbour the return claims too is no near miss: the file claimed is missing, in the facts and the rule alike", async () => {
+    const other = `${TASK}/reports/research-002.md`;
+    const root = tempProject({ [other]: "# r\n" });
+    const { facts, report } = await lintSource(textSource(JSON.stringify(researched(REPORT, other))), { root, cwd: root });
+    expect(facts.artifacts.map((artifact) => artifact.fate)).toEqual(["missing", "exists"]);
+    expect(facts.phantom).toBe(`${REPORT} is not there`);
+    expect(report.results.find((finding) => finding.level === "fail")).toMatchObject({ ruleId: "artifacts", messageId: "notFound", pointer: "/artifacts/0/path" });
+  });
+
   it("a success that names no artifact is phantom work; an unfinished status never is", async () => {
     const root = tempProject({});
     const none = await lintSource(textSource(JSON.stringify(researched())), { root, cwd: root });

@@ -115,8 +115,10 @@ const MAX_SUFFIXES = 16;
  *
  * `hints: false` looks at the claimed path alone (no archived twin, no near miss, no path inside
  * the root for an absolute one): for a return that claims more artifacts than are worth a hint.
+ * `alsoClaimed` gives the other paths the return claims, asked for only when a near miss is found:
+ * a neighbour the return claims too is no near miss (the file claimed is simply missing).
  */
-export function fateOf(claimed: string, files: FileView, options: { readonly hints?: boolean } = {}): ArtifactFate {
+export function fateOf(claimed: string, files: FileView, options: { readonly hints?: boolean; readonly alsoClaimed?: () => ReadonlySet<string> } = {}): ArtifactFate {
   const checked = files.check(claimed);
   // Without hints (the thousandth missing artifact of a return), no other path is looked at: the fate the view gives.
   if (options.hints === false && !checked.ok) return checked.problem === "notFound" ? { fate: "missing" } : plainFate(checked.problem, checked.kind);
@@ -131,7 +133,7 @@ export function fateOf(claimed: string, files: FileView, options: { readonly hin
     case "notAFile":
       return checked.kind === "directory" ? { fate: "folder" } : { fate: "invalid", problem: "notAFile" };
     case "notFound":
-      return notFoundFate(claimed, files);
+      return notFoundFate(claimed, files, options.alsoClaimed);
     default:
       return { fate: "invalid", problem: checked.problem };
   }
@@ -160,12 +162,15 @@ function trailingParts(names: readonly string[]): string[] {
   return parts;
 }
 
-function notFoundFate(claimed: string, files: FileView): ArtifactFate {
+/** Where a path in a task folder (`specs/{N}_{SLUG}/rest`) is once its task is archived (`specs/archive/{N}_{SLUG}/rest`); undefined for any other path. */
+export function archivedPath(claimed: string): string | undefined {
   const inTask = IN_TASK_FOLDER.exec(claimed);
-  if (inTask !== null) {
-    const movedTo = `${SPECS_DIR}/${ARCHIVE_DIR}/${inTask[1] ?? ""}/${inTask[2] ?? ""}`;
-    if (files.check(movedTo).ok) return { fate: "archived", movedTo };
-  }
+  return inTask === null ? undefined : `${SPECS_DIR}/${ARCHIVE_DIR}/${inTask[1] ?? ""}/${inTask[2] ?? ""}`;
+}
+
+function notFoundFate(claimed: string, files: FileView, alsoClaimed: (() => ReadonlySet<string>) | undefined): ArtifactFate {
+  const movedTo = archivedPath(claimed);
+  if (movedTo !== undefined && files.check(movedTo).ok) return { fate: "archived", movedTo };
   const slash = claimed.lastIndexOf("/");
   const folder = slash === -1 ? "" : claimed.slice(0, slash);
   const name = claimed.slice(slash + 1);
@@ -174,6 +179,7 @@ function notFoundFate(claimed: string, files: FileView): ArtifactFate {
   const near = nearestName(name, names);
   if (near === undefined) return { fate: "missing" };
   const didYouMean = folder === "" ? near : `${folder}/${near}`;
+  if (alsoClaimed?.().has(didYouMean) === true) return { fate: "missing" };
   return files.check(didYouMean).ok ? { fate: "near-miss", didYouMean } : { fate: "missing" };
 }
 

@@ -13,7 +13,7 @@ export { JsonTokenizer, stringValue, type JsonToken } from "./json/tokenizer.js"
 export { lineAndColumn } from "./text-position.js";
 export { extractReturn, type ExtractedReturn, type ReturnOrigin } from "./extract.js";
 export { closest, editDistance } from "./suggest.js";
-export { ABSENT_FATES, MAX_ARTIFACT_PATHS, artifactPath, fateOf, judgedPaths, type ArtifactFate, type FateName, type JudgedPaths } from "./artifact-fate.js";
+export { ABSENT_FATES, MAX_ARTIFACT_PATHS, archivedPath, artifactPath, fateOf, judgedPaths, type ArtifactFate, type FateName, type JudgedPaths } from "./artifact-fate.js";
 export { FORMAT_CLAIMS, claimedValues, claimsOf, type ClaimedValue, type ClaimMap, type ClaimedArtifact, type Claims, type SuccessClaim } from "./claims.js";
 export { CLAIM_KEYWORD, CLAIM_KINDS, SUCCESS_KEYWORD, claimMapOf, placeOf, shownValue, violationOf, withoutAnnotations, type ClaimKind, type Contract, type ContractView, type ContractViolation } from "./contract.js";
 export { readTranscript, writtenFiles, WRITE_TOOL_NAMES, WRITE_TOOLS, type Transcript, type TranscriptWrite } from "./transcript.js";

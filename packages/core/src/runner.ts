@@ -602,7 +602,7 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
   const data = own ?? context;
   const names = own === undefined ? undefined : context;
   const result: Writable<Result> = { ruleId: rule.id, level, messageId, message: fillTemplate(spec.text, data, names) };
-  if (spec.detail !== undefined) result.detail = fillTemplate(spec.detail, data, names);
+  if (spec.detail !== undefined) result.detail = leveledDetail(fillTemplate(spec.detail, data, names), level);
   if (spec.recommendation !== undefined) result.recommendation = fillTemplate(spec.recommendation, data, names);
   if (spec.reask !== undefined) result.reask = fillTemplate(spec.reask, data, names);
   if (pointer !== undefined) result.pointer = pointer;
@@ -611,6 +611,17 @@ function toResult(rule: AnyRule, level: Level, descriptor: ReportDescriptor, con
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A detail line's opening word says the finding's level: a message written as a failure
+ * ("Error: …") that is reported as a warning (a rule's option, or the config's severity) reads
+ * "Warning: …", and the other way round.
+ */
+function leveledDetail(detail: string, level: Level): string {
+  if (level === "warn" && detail.startsWith("Error: ")) return `Warning: ${detail.slice("Error: ".length)}`;
+  if (level === "fail" && detail.startsWith("Warning: ")) return `Error: ${detail.slice("Warning: ".length)}`;
+  return detail;
+}
 
 /** The most entries of a report's data a result keeps: templates name a handful. */
 export const MAX_DATA_ENTRIES = 50;

@@ -46,6 +46,12 @@ new RuleTester({ describe, it }).run(rule, {
       ],
     },
     {
+      name: "no near miss the return claims too: the file a typo away is its other artifact, and the claimed one is simply missing",
+      input: completed("specs/189_x/reports/teammate-b-findings.md", "specs/189_x/reports/teammate-c-findings.md"),
+      files: { "specs/189_x/reports/teammate-c-findings.md": "# c\n" },
+      errors: [{ messageId: "notFound", pointer: "/artifacts/0/path", message: "Artifact does not exist: specs/189_x/reports/teammate-b-findings.md" }],
+    },
+    {
       name: "an absolute path from another clone: the same file is inside the project",
       input: completed("/home/someone/project/specs/25_x/reports/research-001.md"),
       files: { "specs/25_x/reports/research-001.md": "# r\n" },

@@ -16,6 +16,11 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "the orchestrator at depth 0", input: agent("orchestrator", 0, ["orchestrator"]) },
     { name: "a higher limit", input: agent("d", 4, ["orchestrator", "a", "b", "c", "d"]), options: { maxDepth: 4 } },
     { name: "depth matching the path when asked", input: agent("planner", 2, ["orchestrator", "plan", "planner"]), options: { depthMatchesPath: "error" } },
+    {
+      name: "a path that ends with the skill that delegated to the agent, as the projects' skills hand it over",
+      input: agent("lean-implementation-agent", 2, ["orchestrator", "implement", "skill-lean-implementation"]),
+    },
+    { name: "the skill of an agent named without -agent", input: agent("planner", 2, ["orchestrator", "plan", "skill-planner"]) },
     { name: "a path ending elsewhere, with pathEnd off", input: agent("researcher", 1, ["orchestrator", "research"]), options: { pathEnd: "off" } },
     { name: "missing fields, with requireFields off (required-fields reports them)", input: returned({}), options: { requireFields: "off" } },
     { name: "a return without metadata is required-fields' to report", input: { status: "completed" } },
@@ -93,6 +98,11 @@ new RuleTester({ describe, it }).run(rule, {
       name: "a path that does not end with the returning agent (a warning by default)",
       input: agent("lean-research-agent", 1, ["orchestrator", "research"]),
       errors: [{ messageId: "pathEndMismatch", pointer: "/metadata/delegation_path", data: { last: "research", agentType: "lean-research-agent" } }],
+    },
+    {
+      name: "another skill than the agent's is no end of its path",
+      input: agent("lean-implementation-agent", 2, ["orchestrator", "implement", "skill-lean-research"]),
+      errors: [{ messageId: "pathEndMismatch", data: { last: "skill-lean-research", agentType: "lean-implementation-agent" } }],
     },
     { name: "an empty path", input: agent("researcher", 0, []), errors: [{ messageId: "emptyPath", pointer: "/metadata/delegation_path" }] },
     {

@@ -39,6 +39,15 @@ function advise<MessageId extends string>(context: RuleContext<Options, MessageI
   return 0;
 }
 
+/**
+ * Whether a path whose last name is `last` ends with `agent`: the agent itself, or the skill that
+ * delegated to it (`skill-lean-implementation` for `lean-implementation-agent`), since the
+ * projects' skills hand their agent a path that ends with the skill and the agent returns it as given.
+ */
+function endsWith(last: string, agent: string): boolean {
+  return last === agent || last === `skill-${agent.endsWith("-agent") ? agent.slice(0, -"-agent".length) : agent}`;
+}
+
 /** Up to this many agents, a path is searched for a repeated name pair by pair. */
 const SHORT_PATH = 8;
 
@@ -193,7 +202,7 @@ export default defineRule<Options>(docsUrl)({
       // An advice turned off builds no descriptor.
       if (pathEnd !== "off") {
         if (last === undefined) problems += advise(context, pathEnd, { messageId: "emptyPath", pointer: at("delegation_path") });
-        else if (agent !== undefined && last !== agent) {
+        else if (agent !== undefined && !endsWith(last, agent)) {
           problems += advise(context, pathEnd, { messageId: "pathEndMismatch", data: { last, agentType: agent, path: pathText }, pointer: at("delegation_path") });
         }
       }

@@ -19,6 +19,16 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "an empty list of modified files", input: implemented({ modified_files: [] }) },
     { name: "the return's own folder may be staged file by file", input: implemented({ modified_files: ["specs/042_prove_lemma/plans/plan-001.md"] }), files: { "specs/042_prove_lemma/plans/plan-001.md": "# Plan\n" } },
     { name: "no extra fields: nothing to check", input: { status: "researched", artifacts: [] } },
+    {
+      name: "a memory's source archived with its task since (specs/archive/…), as an artifact is",
+      input: implemented({ memory_candidates: [memory({ source_artifact: report })] }),
+      files: { "specs/archive/042_prove_lemma/reports/research-001.md": "# Findings\n" },
+    },
+    {
+      name: "a modified file archived with its task since",
+      input: implemented({ modified_files: ["specs/042_prove_lemma/plans/plan-001.md"] }),
+      files: { "specs/archive/042_prove_lemma/plans/plan-001.md": "# Plan\n" },
+    },
   ],
   invalid: [
     {

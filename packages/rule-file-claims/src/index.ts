@@ -1,13 +1,28 @@
-import { FILE_PROBLEM_REASON, MAX_ARTIFACT_PATHS, defineRule, docsUrl, isObject, judgedPaths, pointerOf, receivedValue as received, type FileCheck, type FileProblem, type RuleContext } from "@returnlint/core";
+import { FILE_PROBLEM_REASON, MAX_ARTIFACT_PATHS, archivedPath, defineRule, docsUrl, isObject, judgedPaths, pointerOf, receivedValue as received, type FileCheck, type FileProblem, type RuleContext } from "@returnlint/core";
 
 /** Problems that put a modified file's path outside what a scoped `git add` of the project may touch. */
 const OUTSIDE: readonly FileProblem[] = ["emptyPath", "nulByte", "absolute", "homeRelative", "escapesRoot", "symlinkEscapesRoot", "symlinkLoop", "nameTooLong"];
 
-type Context = RuleContext<Record<string, never>, "fileInvalid" | "fileEmpty" | "fileExists">;
+type Context = RuleContext<Record<string, never>, "fileInvalid" | "fileEmpty" | "fileExists" | "fileArchived">;
 
-/** A file the return says holds content: a non-empty regular file inside the root. */
+/**
+ * The file a path in a task folder names, found where the task was archived since
+ * (`specs/archive/{N}_{SLUG}/…`), as the artifacts rule finds an artifact: undefined when it is not there.
+ */
+function archivedTwin(context: Context, found: FileCheck, path: string): { readonly movedTo: string; readonly size: number } | undefined {
+  if (found.ok || found.problem !== "notFound") return undefined;
+  const movedTo = archivedPath(path);
+  if (movedTo === undefined) return undefined;
+  const twin = context.files.check(movedTo);
+  return twin.ok ? { movedTo, size: twin.size } : undefined;
+}
+
+/** A file the return says holds content: a non-empty regular file inside the root (or where its task was archived since). */
 function checkContentFile(context: Context, found: FileCheck, path: string, pointer: string, field: string): void {
-  if (!found.ok) {
+  const archived = archivedTwin(context, found, path);
+  if (archived !== undefined && archived.size > 0) {
+    context.pass({ messageId: "fileArchived", data: { field, path, movedTo: archived.movedTo, size: archived.size } });
+  } else if (!found.ok) {
     context.report({ messageId: "fileInvalid", data: { field, path, reason: FILE_PROBLEM_REASON[found.problem] }, pointer });
   } else if (found.size === 0) {
     context.report({ messageId: "fileEmpty", data: { field, path }, pointer });
@@ -51,6 +66,7 @@ export default defineRule(docsUrl)({
         reask: "{path}, named in {field}, is empty; write its content",
       },
       fileExists: { text: "{field} exists: {path} ({size} bytes)" },
+      fileArchived: { text: "{field} was archived with its task: {path} is now {movedTo} ({size} bytes)" },
       notAPath: {
         text: "{field} is not a path: received {received}",
         detail: "Error: {field} must be a path relative to the project root",
@@ -138,7 +154,7 @@ export default defineRule(docsUrl)({
       }
       const found = paths.check(entry);
       if (found === undefined) return;
-      if (found.ok || found.problem === "returnFile" || found.problem === "unreadable") inside += 1;
+      if (found.ok || found.problem === "returnFile" || found.problem === "unreadable" || archivedTwin(context, found, entry) !== undefined) inside += 1;
       else if (OUTSIDE.includes(found.problem)) context.report({ messageId: "modifiedFileOutside", data: { field, path: entry, reason: FILE_PROBLEM_REASON[found.problem] }, pointer });
       else if (found.problem === "notAFile") context.report({ messageId: "modifiedFileNotAFile", data: { field, path: entry }, pointer });
       else context.report({ messageId: "modifiedFileMissing", data: { field, path: entry }, pointer, level: "warn" });

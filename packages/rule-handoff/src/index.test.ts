@@ -24,10 +24,19 @@ new RuleTester({ describe, it }).run(rule, {
     { name: "no sorry_inventory outside skeleton mode (a hard-mode field)", input: without("sorry_inventory") },
     { name: "a plan phase's handoff", input: handoff({ status: "planned", phases_completed: 0, continuation_context: null, artifacts: [{ type: "plan", path: "specs/042_x/plans/implementation-001.md", summary: "Plan" }] }) },
     { name: "a research phase's, and one that asks for research first", input: handoff({ status: "researched", continuation_context: null }) },
+    { name: "a plan phase's handoff with no phase counts (none has run)", input: { status: "planned", blockers: [], continuation_context: null } },
     { name: "needs research first", input: handoff({ status: "needs_research", continuation_context: null }) },
     { name: "failed", input: handoff({ status: "failed", continuation_context: null }) },
     { name: "a skeleton with its sorries listed", input: handoff({ status: "implemented", phases_completed: 5, skeleton: true, sorry_inventory: [{ strategic: true, assumption: "a", why_deferred: "b", follow_up_task: 43 }] }) },
     { name: "optional fields are free", input: handoff({ next_action_hint: "/implement 42", artifacts: [], summary: "Two phases done" }) },
+    { name: "partial with blockers listed: the blockers are the way on", input: handoff({ continuation_context: null, blockers: [{ description: "lake build fails", phase: "phase-3" }] }) },
+    { name: "partial with every phase done and a blocker saying why", input: handoff({ phases_completed: 5, continuation_context: null, blockers: ["the proof needs a lemma from task 43"] }) },
+    // The family's orchestrator-handoff-v1 schema (handoff-schema.md): blockers optional, the phase counts in continuation_context.
+    { name: "a v1 plan handoff: no blockers, no phase counts", input: { $schema: "orchestrator-handoff-v1", phase: "plan", status: "planned", summary: "Plan written", artifacts: [] } },
+    {
+      name: "a v1 partial handoff counts its phases in continuation_context",
+      input: { $schema: "orchestrator-handoff-v1", phase: "implement", status: "partial", blockers: [], continuation_context: { handoff_path: notes, phases_completed: 2, phases_total: 4 } },
+    },
   ],
   invalid: [
     { name: "status missing", input: without("status"), errors: [{ messageId: "missingField", pointer: "/status", message: "Missing required handoff field: status" }] },
@@ -42,16 +51,30 @@ new RuleTester({ describe, it }).run(rule, {
       ],
     },
     {
-      name: "partial with no way to continue",
+      name: "partial with no way to continue (a warning, as the projects' validate-handoff.sh says)",
       input: handoff({ continuation_context: null }),
-      errors: [{ messageId: "noContinuation", pointer: "/continuation_path", message: "A partial handoff gives no way to continue" }],
+      errors: [{ messageId: "noContinuation", pointer: "/continuation_path", message: "A partial handoff gives no way to continue", detail: "Warning: the next session needs" }],
     },
     { name: "blocked with no way to continue", input: { ...without("continuation_context"), status: "blocked" }, errors: [{ messageId: "noContinuation", message: "A blocked handoff" }] },
     {
-      name: "partial with every phase done",
+      name: "partial with every phase done (a warning)",
       input: handoff({ phases_completed: 5 }),
-      errors: [{ messageId: "partialWithAllPhases", pointer: "/phases_completed", message: "Handoff says partial but phases_completed (5) is not less than phases_total (5)" }],
+      errors: [
+        { messageId: "partialWithAllPhases", pointer: "/phases_completed", message: "Handoff says partial but phases_completed (5) is not less than phases_total (5)", detail: "Warning: a partial handoff has phases left" },
+      ],
     },
+    {
+      name: "a v1 partial handoff with every phase counted in continuation_context",
+      input: { $schema: "orchestrator-handoff-v1", status: "partial", continuation_context: { phases_completed: 4, phases_total: 4 } },
+      errors: [{ messageId: "partialWithAllPhases", pointer: "/continuation_context/phases_completed" }],
+    },
+    { name: "a v1 handoff still needs its status", input: { $schema: "orchestrator-handoff-v1", phase: "plan", summary: "Plan written" }, errors: [{ messageId: "missingField", pointer: "/status" }] },
+    {
+      name: "a handoff naming no schema follows the wrap-up contract: phase counts and blockers required",
+      input: { status: "implemented", summary: "Done" },
+      errors: [{ messageId: "missingField", pointer: "/phases_completed" }, { messageId: "missingField", pointer: "/phases_total" }, { messageId: "missingBlockers", pointer: "/blockers" }],
+    },
+    { name: "a plan phase's handoff counts no phases, and still lists its blockers", input: { status: "planned", summary: "Plan written" }, errors: [{ messageId: "missingBlockers", pointer: "/blockers" }] },
     {
       name: "more phases completed than there are",
       input: handoff({ status: "implemented", phases_completed: 6 }),

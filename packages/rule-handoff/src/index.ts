@@ -1,4 +1,4 @@
-import { FILE_PROBLEM_REASON, defineRule, docsUrl, receivedValue as received } from "@returnlint/core";
+import { FILE_PROBLEM_REASON, defineRule, docsUrl, isObject, receivedValue as received } from "@returnlint/core";
 
 interface Options {
   /** A handoff outside skeleton mode with no sorry_inventory: silent (the field is a hard-mode one), or a warning in a Lean project that lists its sorries everywhere. */
@@ -11,8 +11,18 @@ interface Options {
  */
 const STATUSES = ["researched", "planned", "implemented", "needs_research", "partial", "failed", "blocked"] as const;
 const STATUS_LIST = STATUSES.join(", ");
-/** Present and not null; `blockers` must be present but may be null or []. */
-const NON_NULL_FIELDS = ["status", "phases_completed", "phases_total"] as const;
+/** Present and not null in a handoff of the wrap-up contract; `blockers` must be present but may be null or []. */
+const PHASE_COUNTS = ["phases_completed", "phases_total"] as const;
+
+/**
+ * The schema a handoff may name in `$schema`: the family's orchestrator-handoff-v1 (its
+ * handoff-schema.md), where `blockers` is optional and the phase counts, when a partial
+ * implementation has them, sit in `continuation_context` beside the handoff file to resume from.
+ */
+const V1_SCHEMA = "orchestrator-handoff-v1";
+
+/** A research or plan phase's statuses: no implementation phase has run, and the projects' handoffs count none (nor does their orchestrator read a count it lacks: `.phases_completed // 0`). */
+const BEFORE_IMPLEMENTATION: readonly unknown[] = ["researched", "planned", "needs_research"];
 
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
@@ -27,7 +37,7 @@ export default defineRule<Options>(docsUrl)({
   id: "handoff",
   meta: {
     description:
-      "An orchestrator handoff follows the wrap-up contract: status, phase counts and blockers present, a way to continue when partial or blocked, a continuation path that exists.",
+      "An orchestrator handoff follows its contract (the wrap-up contract, or the orchestrator-handoff-v1 schema it names): status, phase counts and blockers present where required, a way to continue when partial or blocked, a continuation path that exists.",
     schema: {
       type: "object",
       additionalProperties: false,
@@ -43,9 +53,10 @@ export default defineRule<Options>(docsUrl)({
     defaultOptions: { sorryInventory: "off" },
     messages: {
       handoffValid: { text: "Handoff is complete: status {status}, {completed} of {total} phases" },
+      handoffValidWithoutCounts: { text: "Handoff is complete: status {status}, no phases counted" },
       missingField: {
         text: "Missing required handoff field: {field}",
-        detail: "Error: {field} must be present and not null in every handoff",
+        detail: "Error: {field} must be present and not null in a handoff of the wrap-up contract (one that names no $schema; a research or plan phase's handoff counts no phases)",
         recommendation: "Fix {subagent} to write {field} in .orchestrator-handoff.json",
         reask: "{field} is missing from your handoff; write it, not null",
       },
@@ -62,10 +73,10 @@ export default defineRule<Options>(docsUrl)({
         reask: `status is {received}; write one of ${STATUS_LIST}`,
       },
       noContinuation: {
-        text: "A {status} handoff gives no way to continue: continuation_path and continuation_context are both missing or null",
-        detail: "Error: the next session needs continuation_path (a file to resume from) or continuation_context (what to do next)",
-        recommendation: "Fix {subagent} to write continuation_path or continuation_context when it stops with status {status}",
-        reask: "a {status} handoff needs a way to continue; write continuation_path (a file to resume from) or continuation_context (what to do next)",
+        text: "A {status} handoff gives no way to continue: continuation_path and continuation_context are both missing or null, and no blocker is listed",
+        detail: "Warning: the next session needs continuation_path (a file to resume from), continuation_context (what to do next), or the blockers that stop the work",
+        recommendation: "Fix {subagent} to write continuation_path or continuation_context (or list its blockers) when it stops with status {status}",
+        reask: "a {status} handoff needs a way to continue; write continuation_path (a file to resume from) or continuation_context (what to do next), or list what blocks you",
       },
       invalidPhaseCount: {
         text: "{field} is not a non-negative integer: received {received}",
@@ -81,7 +92,7 @@ export default defineRule<Options>(docsUrl)({
       },
       partialWithAllPhases: {
         text: "Handoff says partial but phases_completed ({completed}) is not less than phases_total ({total})",
-        detail: "Error: a partial handoff has phases left to do; when every phase is done the status is implemented",
+        detail: "Warning: a partial handoff has phases left to do; when every phase is done the status is implemented, unless a blocker says why it is not",
         recommendation: "Fix {subagent} to write status implemented when every phase is complete, or count the phases it has left",
         reask: "every phase is done ({completed} of {total}); set status to implemented, or count the phases you have left",
       },
@@ -131,28 +142,40 @@ export default defineRule<Options>(docsUrl)({
       if (descriptor.level === undefined) problems += 1;
       context.report(descriptor);
     };
-    for (const field of NON_NULL_FIELDS) {
-      if (!isSet(handoff[field])) report({ messageId: "missingField", data: { field }, pointer: `/${field}` });
+    // A handoff that names the v1 schema follows it: no blockers or phase counts required, the
+    // counts read where it puts them. Any other follows the wrap-up contract.
+    const v1 = handoff.$schema === V1_SCHEMA;
+    if (!isSet(handoff.status)) report({ messageId: "missingField", data: { field: "status" }, pointer: "/status" });
+    if (!v1) {
+      for (const field of BEFORE_IMPLEMENTATION.includes(handoff.status) ? [] : PHASE_COUNTS) {
+        if (!isSet(handoff[field])) report({ messageId: "missingField", data: { field }, pointer: `/${field}` });
+      }
+      if (!("blockers" in handoff)) report({ messageId: "missingBlockers", pointer: "/blockers" });
     }
-    if (!("blockers" in handoff)) report({ messageId: "missingBlockers", pointer: "/blockers" });
+    const counts = v1 && !PHASE_COUNTS.some((field) => isSet(handoff[field])) && isObject(handoff.continuation_context) ? handoff.continuation_context : handoff;
+    const countsAt = counts === handoff ? "" : "/continuation_context";
 
-    const { status, phases_completed: completed, phases_total: total } = handoff;
+    const { status, blockers } = handoff;
+    const { phases_completed: completed, phases_total: total } = counts;
     if (isSet(status) && !(STATUSES as readonly unknown[]).includes(status)) {
       report({ messageId: "invalidStatus", data: { received: received(status) }, pointer: "/status" });
     }
-    if ((status === "partial" || status === "blocked") && !isSet(handoff.continuation_path) && !isSet(handoff.continuation_context)) {
-      report({ messageId: "noContinuation", data: { status }, pointer: "/continuation_path" });
+    // Listed blockers are a way on too: the orchestrator escalates them.
+    const hasBlockers = Array.isArray(blockers) && blockers.length > 0;
+    if ((status === "partial" || status === "blocked") && !isSet(handoff.continuation_path) && !isSet(handoff.continuation_context) && !hasBlockers) {
+      report({ messageId: "noContinuation", data: { status }, pointer: "/continuation_path", level: "warn" });
     }
     for (const [field, count] of [["phases_completed", completed], ["phases_total", total]] as const) {
       if (isSet(count) && !isCount(count)) {
-        report({ messageId: "invalidPhaseCount", data: { field, received: received(count) }, pointer: `/${field}`, level: "warn" });
+        report({ messageId: "invalidPhaseCount", data: { field, received: received(count) }, pointer: `${countsAt}/${field}`, level: "warn" });
       }
     }
     if (typeof completed === "number" && typeof total === "number") {
       if (status === "partial" && completed >= total) {
-        report({ messageId: "partialWithAllPhases", data: { completed, total }, pointer: "/phases_completed" });
+        // A listed blocker says why the work stops short of implemented.
+        if (!hasBlockers) report({ messageId: "partialWithAllPhases", data: { completed, total }, pointer: `${countsAt}/phases_completed`, level: "warn" });
       } else if (completed > total) {
-        report({ messageId: "completedOverTotal", data: { completed, total }, pointer: "/phases_completed", level: "warn" });
+        report({ messageId: "completedOverTotal", data: { completed, total }, pointer: `${countsAt}/phases_completed`, level: "warn" });
       }
     }
     const sorries = handoff.sorry_inventory;
@@ -177,7 +200,8 @@ export default defineRule<Options>(docsUrl)({
       report({ messageId: "continuationPathNotString", data: { received: received(continuation) }, pointer: "/continuation_path" });
     }
     if (problems === 0 && typeof status === "string") {
-      context.pass({ messageId: "handoffValid", data: { status, completed: String(completed), total: String(total) } });
+      if (isSet(completed) || isSet(total)) context.pass({ messageId: "handoffValid", data: { status, completed: String(completed), total: String(total) } });
+      else context.pass({ messageId: "handoffValidWithoutCounts", data: { status } });
     }
   },
 });

@@ -20,7 +20,7 @@ export default defineRule<Options>(docsUrl)({
     messages: {
       tooLong: {
         text: "Summary exceeds recommended length: {length} characters",
-        detail: "Error: the summary should stay within {max} characters (about {tokens} tokens)",
+        detail: "Warning: the summary should stay within {max} characters (about {tokens} tokens)",
         recommendation: "Shorten {subagent}'s summary to 2-5 sentences and put the details in an artifact",
         reask: "the summary is {length} characters, over the {max} recommended; shorten it to 2-5 sentences and put the details in an artifact",
       },

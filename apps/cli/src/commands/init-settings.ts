@@ -178,34 +178,43 @@ export async function checkedAgents(cwd: string, defined: readonly AgentDefiniti
     if (!isReturnlintError(error)) throw error;
     throw new ReturnlintError(error.code, `${error.message} Fix it first: init ${host} reads its "agents" map.`, error.problems);
   }
-  const { checked, proseAllowed } = agentsOfProject(config, defined);
+  const { checked, proseAllowed, unmapped } = agentsOfProject(config, defined);
   if (proseAllowed.length > 0) warn(proseAllowedLine(proseAllowed));
+  if (unmapped.length > 0) warn(unmappedLine(unmapped));
   return checked.map((agent) => agent.name);
 }
 
 /**
  * The agents a hook checks (`defined` ones and the config's agents map's, named for a command),
- * with the command each answers, and the names of those whose prose it lets through: their
+ * with the command each answers; the names of those whose prose it lets through: their
  * definitions ask for no return returnlint checks (api's `owesReturn`), so only a return they give
- * anyway is checked. Both sorted.
+ * anyway is checked; and of those whose definitions do ask for one but whose names map to no
+ * command, so that the hook leaves them alone. All sorted.
  */
 export function agentsOfProject(
   config: LoadedConfig | undefined,
   defined: readonly AgentDefinition[],
-): { readonly checked: { readonly name: string; readonly command: string }[]; readonly proseAllowed: string[] } {
+): { readonly checked: { readonly name: string; readonly command: string }[]; readonly proseAllowed: string[]; readonly unmapped: string[] } {
   const texts = new Map<string, string | undefined>(Object.keys(config?.config.agents ?? {}).map((name) => [name, undefined]));
   for (const { name, text } of defined) if (texts.get(name) === undefined) texts.set(name, text);
-  const checked = [...texts.keys()].sort().flatMap((name) => {
+  const owes = (name: string) => {
+    const text = texts.get(name);
+    return owesReturn({ config, agent: name, run: { wrote: [], ...(text === undefined ? {} : { definition: text }) } });
+  };
+  const names = [...texts.keys()].sort();
+  const checked = names.flatMap((name) => {
     const command = commandForAgent(config, name);
     return command === null ? [] : [{ name, command }];
   });
-  const proseAllowed = checked
-    .filter(({ name }) => {
-      const text = texts.get(name);
-      return !owesReturn({ config, agent: name, run: { wrote: [], ...(text === undefined ? {} : { definition: text }) } });
-    })
-    .map(({ name }) => name);
-  return { checked, proseAllowed };
+  const proseAllowed = checked.filter(({ name }) => !owes(name)).map(({ name }) => name);
+  const unmapped = names.filter((name) => texts.get(name) !== undefined && commandForAgent(config, name) === null && owes(name));
+  return { checked, proseAllowed, unmapped };
+}
+
+/** The sentence for the agents whose definitions ask for a return but whose names map to no command (`agentsOfProject`). */
+export function unmappedLine(names: readonly string[]): string {
+  const one = names.length === 1;
+  return `the hook leaves ${one ? names[0] ?? "" : `${String(names.length)} agents (${someNames(names)})`} alone: ${one ? "its definition asks" : "their definitions ask"} for a return, but ${one ? "its name maps" : "their names map"} to no command (research, plan, revise, implement); map ${one ? "it" : "each"} to the command whose rules ${one ? "its returns follow" : "their returns follow"} in the config's "agents" map to check ${one ? "it" : "them"}.`;
 }
 
 /** The sentence for the agents whose prose a hook lets through (`agentsOfProject`). */

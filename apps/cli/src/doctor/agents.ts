@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "@returnlint/core";
 import { BUILT_IN_AGENTS } from "@returnlint/api";
-import { agentDefinitions, agentFiles, agentsOfProject, proseAllowedLine, type AgentDefinition } from "../commands/init-settings.js";
+import { agentDefinitions, agentFiles, agentsOfProject, proseAllowedLine, unmappedLine, type AgentDefinition } from "../commands/init-settings.js";
 import type { DoctorContext, DoctorLine } from "./host-doctor.js";
 
 /**
@@ -20,14 +20,15 @@ export function checkedAgents(context: DoctorContext, dir: string, suffix: strin
 export function noAgentChecked(where: string, what: "hook" | "plugin" = "hook"): DoctorLine {
   return {
     level: "warn",
-    text: `no agent of ${where} or of the config's "agents" map maps to a command: the ${what} checks none (an agent's name with research, plan, revise or implement in it, or an "agents" entry, makes it checked)`,
+    text: `no agent of ${where} or of the config's "agents" map maps to a command, so the ${what} goes by each subagent's name: it checks one with research, plan, revise or implement in its name (or named in the config's "agents" map), and leaves any other alone`,
   };
 }
 
 /** `checkedAgents` of agents already read (`defined`). */
 export function agentsChecked(config: LoadedConfig | undefined, defined: readonly AgentDefinition[], warn: (line: DoctorLine) => void): { readonly name: string; readonly command: string }[] {
-  const { checked, proseAllowed } = agentsOfProject(config, defined);
+  const { checked, proseAllowed, unmapped } = agentsOfProject(config, defined);
   if (proseAllowed.length > 0) warn({ level: "warn", text: proseAllowedLine(proseAllowed) });
+  if (unmapped.length > 0) warn({ level: "warn", text: unmappedLine(unmapped) });
   return checked;
 }
 
