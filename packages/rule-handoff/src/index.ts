@@ -11,7 +11,7 @@ interface Options {
  */
 const STATUSES = ["researched", "planned", "implemented", "needs_research", "partial", "failed", "blocked"] as const;
 const STATUS_LIST = STATUSES.join(", ");
-/** Present and not null in a handoff of the wrap-up contract; `blockers` must be present but may be null or []. */
+/** The phase counts: present and not null in a handoff of the wrap-up contract, unless it is a research or plan phase's (`blockers` must be present there too, but may be null or []). */
 const PHASE_COUNTS = ["phases_completed", "phases_total"] as const;
 
 /**
@@ -56,7 +56,7 @@ export default defineRule<Options>(docsUrl)({
       handoffValidWithoutCounts: { text: "Handoff is complete: status {status}, no phases counted" },
       missingField: {
         text: "Missing required handoff field: {field}",
-        detail: "Error: {field} must be present and not null in a handoff of the wrap-up contract (one that names no $schema; a research or plan phase's handoff counts no phases)",
+        detail: "Error: {field} must be present and not null in this handoff (one that names the orchestrator-handoff-v1 schema needs its status only, and a research or plan phase's counts no phases)",
         recommendation: "Fix {subagent} to write {field} in .orchestrator-handoff.json",
         reask: "{field} is missing from your handoff; write it, not null",
       },
