@@ -56,6 +56,10 @@ describe("the format module", () => {
     const message = "Wrote specs/3_a/reports/r.md, then specs/4_b-c.d/.return-meta.json.";
     expect(taskNamedIn(message, { folder: false })).toEqual({ task: "4", folder: "4_b-c.d" });
     expect(taskNamedIn("Wrote specs/3_a/reports/r.md.", { folder: false })).toBeUndefined();
+    // The last one named, of several; twice in a row the same (no search state left behind).
+    const both = "First specs/1_a/.return-meta.json, then specs/2_b/.return-meta.json.";
+    expect(taskNamedIn(both, { folder: false })).toEqual({ task: "2", folder: "2_b" });
+    expect(taskNamedIn(both, { folder: false })).toEqual({ task: "2", folder: "2_b" });
     expect(taskNamedIn("Wrote specs/3_a/reports/r.md.", { folder: true })).toEqual({ task: "3", folder: "3_a" });
     expect(taskNamedIn("Wrote specs/OC_503_port/reports/r.md.", { folder: true })).toEqual({ task: "503", folder: "OC_503_port" });
   });

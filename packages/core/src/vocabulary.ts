@@ -152,12 +152,23 @@ export function taskOfPath(file: string): string | undefined {
  * `specs/OC_7_x/…`), as subagents name the report they wrote.
  */
 export function taskNamedIn(message: string, options: { readonly folder: boolean }): { readonly task: string; readonly folder: string } | undefined {
-  const named = lastMatch(message, NAMED_METADATA_FILE) ?? (options.folder ? lastMatch(message, NAMED_TASK_FOLDER) : undefined);
+  // Most messages name neither (a JSON return names its artifacts, not its task's metadata file): a substring says so before a search.
+  const named =
+    (message.includes(METADATA_FILE) ? lastMatch(message, NAMED_METADATA_FILE) : undefined) ??
+    (options.folder && message.includes(`${SPECS_DIR}/`) ? lastMatch(message, NAMED_TASK_FOLDER) : undefined);
   return named === undefined ? undefined : { task: named[2] ?? "", folder: named[1] ?? "" };
 }
 
-function lastMatch(text: string, pattern: RegExp): RegExpMatchArray | undefined {
-  return [...text.matchAll(pattern)].at(-1);
+/** The last match of a global `pattern` in `text`, without a list of them all. */
+function lastMatch(text: string, pattern: RegExp): RegExpExecArray | undefined {
+  pattern.lastIndex = 0;
+  let last: RegExpExecArray | undefined;
+  for (let found = pattern.exec(text); found !== null; found = pattern.exec(text)) {
+    last = found;
+    // An empty match would not move on (these patterns never match empty; a guard all the same).
+    if (found[0] === "") pattern.lastIndex += 1;
+  }
+  return last;
 }
 
 /** Why `auto` chose a format: one clause, printed in the transcript. */
