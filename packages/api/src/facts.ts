@@ -69,8 +69,6 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
   // (scan --quiet never does).
   const absent: ArtifactFact[] = [];
   const looked = new Set<string>();
-  // Made at the first artifact that is not there: most returns have none.
-  let alsoClaimed: (() => ReadonlySet<string>) | undefined;
   let position = 0;
   for (const entry of entries) {
     const { path } = entry;
@@ -80,8 +78,8 @@ export function factsOf(input: FactsInput, agent: string | undefined, files: Fil
     looked.add(path);
     const checked = files.check(path);
     if (checked.ok && checked.size > 0) continue;
-    alsoClaimed ??= claimedSet(entries);
-    const fact = factOf(entry, files, position <= MAX_LISTED_ARTIFACTS ? { hints: true, alsoClaimed } : NO_HINTS);
+    // Options made only for an artifact that is not there (most returns have none).
+    const fact = factOf(entry, files, position <= MAX_LISTED_ARTIFACTS ? { hints: true, alsoClaimed: entries } : NO_HINTS);
     if (ABSENT_FATES.has(fact.fate)) absent.push(fact);
   }
   const claimed = claims.artifactCount;
@@ -123,18 +121,12 @@ class Facts implements ReturnFacts {
 /** The first MAX_LISTED_ARTIFACTS claimed artifacts with their fates (the file view answers again from its cache). */
 function listedArtifacts(entries: Iterable<ClaimedArtifact>, files: FileView): ArtifactFact[] {
   const listed: ArtifactFact[] = [];
-  const hints = { hints: true, alsoClaimed: claimedSet(entries) };
+  const hints = { hints: true, alsoClaimed: entries };
   for (const entry of entries) {
     if (listed.length === MAX_LISTED_ARTIFACTS) break;
     listed.push(factOf(entry, files, hints));
   }
   return listed;
-}
-
-/** The paths of `entries`, as a set made when first asked for (a near miss is rare). */
-function claimedSet(entries: Iterable<ClaimedArtifact>): () => ReadonlySet<string> {
-  let paths: Set<string> | undefined;
-  return () => (paths ??= new Set(Array.from(entries, (entry) => entry.path)));
 }
 
 /** One claimed artifact and its fate; with hints, an archived twin, a near miss (none the return also claims), a path inside the root are looked for. */

@@ -115,10 +115,10 @@ const MAX_SUFFIXES = 16;
  *
  * `hints: false` looks at the claimed path alone (no archived twin, no near miss, no path inside
  * the root for an absolute one): for a return that claims more artifacts than are worth a hint.
- * `alsoClaimed` gives the other paths the return claims, asked for only when a near miss is found:
- * a neighbour the return claims too is no near miss (the file claimed is simply missing).
+ * `alsoClaimed` is the return's list of claimed artifacts: a neighbour it claims too is no near
+ * miss (the file claimed is simply missing).
  */
-export function fateOf(claimed: string, files: FileView, options: { readonly hints?: boolean; readonly alsoClaimed?: () => ReadonlySet<string> } = {}): ArtifactFate {
+export function fateOf(claimed: string, files: FileView, options: { readonly hints?: boolean; readonly alsoClaimed?: ClaimedList } = {}): ArtifactFate {
   const checked = files.check(claimed);
   // Without hints (the thousandth missing artifact of a return), no other path is looked at: the fate the view gives.
   if (options.hints === false && !checked.ok) return checked.problem === "notFound" ? { fate: "missing" } : plainFate(checked.problem, checked.kind);
@@ -168,7 +168,22 @@ export function archivedPath(claimed: string): string | undefined {
   return inTask === null ? undefined : `${SPECS_DIR}/${ARCHIVE_DIR}/${inTask[1] ?? ""}/${inTask[2] ?? ""}`;
 }
 
-function notFoundFate(claimed: string, files: FileView, alsoClaimed: (() => ReadonlySet<string>) | undefined): ArtifactFate {
+/** A return's list of claimed artifacts, as the claims give it (read more than once). */
+type ClaimedList = Iterable<{ readonly path: string }> & object;
+
+/** The paths of each list, made when a near miss first asks: the artifacts rule and the facts read one return's list alike. */
+const CLAIMED_PATHS = new WeakMap<ClaimedList, ReadonlySet<string>>();
+
+function claimedPaths(list: ClaimedList): ReadonlySet<string> {
+  let paths = CLAIMED_PATHS.get(list);
+  if (paths === undefined) {
+    paths = new Set(Array.from(list, (entry) => entry.path));
+    CLAIMED_PATHS.set(list, paths);
+  }
+  return paths;
+}
+
+function notFoundFate(claimed: string, files: FileView, alsoClaimed: ClaimedList | undefined): ArtifactFate {
   const movedTo = archivedPath(claimed);
   if (movedTo !== undefined && files.check(movedTo).ok) return { fate: "archived", movedTo };
   const slash = claimed.lastIndexOf("/");
@@ -179,7 +194,7 @@ function notFoundFate(claimed: string, files: FileView, alsoClaimed: (() => Read
   const near = nearestName(name, names);
   if (near === undefined) return { fate: "missing" };
   const didYouMean = folder === "" ? near : `${folder}/${near}`;
-  if (alsoClaimed?.().has(didYouMean) === true) return { fate: "missing" };
+  if (alsoClaimed !== undefined && claimedPaths(alsoClaimed).has(didYouMean)) return { fate: "missing" };
   return files.check(didYouMean).ok ? { fate: "near-miss", didYouMean } : { fate: "missing" };
 }
 

@@ -272,9 +272,6 @@ export default defineRule<Options>(docsUrl)({
 
     // subagent-return-validation.md's order: every existence check, then every size check.
     let position = 0;
-    // A near miss the return also claims is no hint: made when a near miss is first found.
-    let claimedPaths: ReadonlySet<string> | undefined;
-    const alsoClaimed = (): ReadonlySet<string> => (claimedPaths ??= new Set(pathsOf(artifacts)));
     for (const { path, pointer, index } of artifacts) {
       const checked = paths.check(path);
       // Where a hint may be found (the first artifacts only: a return of a million costs no million hints).
@@ -286,7 +283,7 @@ export default defineRule<Options>(docsUrl)({
         continue;
       }
       const data = { index, path: shown(path), quotedPath: quotedPath(path), root: files.root, kind: checked.kind ?? "file" };
-      const fate = hintable && HINTED.has(checked.problem) ? fateOf(path, files, { alsoClaimed }) : undefined;
+      const fate = hintable && HINTED.has(checked.problem) ? fateOf(path, files, { alsoClaimed: artifacts }) : undefined;
       if (fate?.fate === "archived") {
         // The task was archived after it finished: its files moved with it, and the work is there.
         context.pass({ messageId: "archived", data: { path: shown(path), movedTo: fate.movedTo } });

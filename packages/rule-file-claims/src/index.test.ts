@@ -37,6 +37,12 @@ new RuleTester({ describe, it }).run(rule, {
       errors: [{ messageId: "fileInvalid", pointer: "/partial_progress/handoff_path", message: `partial_progress.handoff_path is not a file: ${handoff} (no such file)` }],
     },
     { name: "an empty handoff", input: partial({ handoff_path: handoff }), files: { [handoff]: "" }, errors: [{ messageId: "fileEmpty", pointer: "/partial_progress/handoff_path", message: "is an empty file" }] },
+    {
+      name: "a memory's source archived with its task, and empty there",
+      input: implemented({ memory_candidates: [memory({ source_artifact: report })] }),
+      files: { "specs/archive/042_prove_lemma/reports/research-001.md": "" },
+      errors: [{ messageId: "fileEmpty", pointer: "/memory_candidates/0/source_artifact", message: "memory_candidates[0].source_artifact is an empty file: specs/archive/042_prove_lemma/reports/research-001.md" }],
+    },
     { name: "a handoff folder", input: partial({ handoff_path: "specs/042_prove_lemma/handoffs" }), files: { "specs/042_prove_lemma/handoffs": { directory: true } }, errors: [{ messageId: "fileInvalid", message: "(it is not a regular file)" }] },
     { name: "a handoff outside the root", input: partial({ handoff_path: "../other/handoff.md" }), errors: [{ messageId: "fileInvalid", message: "the path leads outside the project root" }] },
     { name: "a handoff through a symlink out", input: partial({ handoff_path: "specs/h.md" }), files: { "specs/h.md": { symlink: "/etc/hostname" } }, errors: [{ messageId: "fileInvalid", message: "symbolic link" }] },

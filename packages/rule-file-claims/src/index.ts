@@ -20,8 +20,9 @@ function archivedTwin(context: Context, found: FileCheck, path: string): { reado
 /** A file the return says holds content: a non-empty regular file inside the root (or where its task was archived since). */
 function checkContentFile(context: Context, found: FileCheck, path: string, pointer: string, field: string): void {
   const archived = archivedTwin(context, found, path);
-  if (archived !== undefined && archived.size > 0) {
-    context.pass({ messageId: "fileArchived", data: { field, path, movedTo: archived.movedTo, size: archived.size } });
+  if (archived !== undefined) {
+    if (archived.size > 0) context.pass({ messageId: "fileArchived", data: { field, path, movedTo: archived.movedTo, size: archived.size } });
+    else context.report({ messageId: "fileEmpty", data: { field, path: archived.movedTo }, pointer });
   } else if (!found.ok) {
     context.report({ messageId: "fileInvalid", data: { field, path, reason: FILE_PROBLEM_REASON[found.problem] }, pointer });
   } else if (found.size === 0) {

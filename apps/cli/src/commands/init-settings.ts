@@ -178,10 +178,15 @@ export async function checkedAgents(cwd: string, defined: readonly AgentDefiniti
     if (!isReturnlintError(error)) throw error;
     throw new ReturnlintError(error.code, `${error.message} Fix it first: init ${host} reads its "agents" map.`, error.problems);
   }
+  return agentsChecked(config, defined, warn).map((agent) => agent.name);
+}
+
+/** The agents a hook checks, with their commands (`agentsOfProject`); `warn` names those whose prose it lets through and those it leaves alone for want of a command. */
+export function agentsChecked(config: LoadedConfig | undefined, defined: readonly AgentDefinition[], warn: (line: string) => void): { readonly name: string; readonly command: string }[] {
   const { checked, proseAllowed, unmapped } = agentsOfProject(config, defined);
   if (proseAllowed.length > 0) warn(proseAllowedLine(proseAllowed));
   if (unmapped.length > 0) warn(unmappedLine(unmapped));
-  return checked.map((agent) => agent.name);
+  return checked;
 }
 
 /**
@@ -201,13 +206,16 @@ export function agentsOfProject(
     const text = texts.get(name);
     return owesReturn({ config, agent: name, run: { wrote: [], ...(text === undefined ? {} : { definition: text }) } });
   };
-  const names = [...texts.keys()].sort();
-  const checked = names.flatMap((name) => {
+  const checked: { readonly name: string; readonly command: string }[] = [];
+  const proseAllowed: string[] = [];
+  const unmapped: string[] = [];
+  for (const name of [...texts.keys()].sort()) {
     const command = commandForAgent(config, name);
-    return command === null ? [] : [{ name, command }];
-  });
-  const proseAllowed = checked.filter(({ name }) => !owes(name)).map(({ name }) => name);
-  const unmapped = names.filter((name) => texts.get(name) !== undefined && commandForAgent(config, name) === null && owes(name));
+    if (command !== null) {
+      checked.push({ name, command });
+      if (!owes(name)) proseAllowed.push(name);
+    } else if (texts.get(name) !== undefined && owes(name)) unmapped.push(name);
+  }
   return { checked, proseAllowed, unmapped };
 }
 

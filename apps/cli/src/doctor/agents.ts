@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "@returnlint/core";
 import { BUILT_IN_AGENTS } from "@returnlint/api";
-import { agentDefinitions, agentFiles, agentsOfProject, proseAllowedLine, unmappedLine, type AgentDefinition } from "../commands/init-settings.js";
+import { agentDefinitions, agentFiles, agentsChecked as agentsCheckedBy, type AgentDefinition } from "../commands/init-settings.js";
 import type { DoctorContext, DoctorLine } from "./host-doctor.js";
 
 /**
@@ -26,10 +26,9 @@ export function noAgentChecked(where: string, what: "hook" | "plugin" = "hook"):
 
 /** `checkedAgents` of agents already read (`defined`). */
 export function agentsChecked(config: LoadedConfig | undefined, defined: readonly AgentDefinition[], warn: (line: DoctorLine) => void): { readonly name: string; readonly command: string }[] {
-  const { checked, proseAllowed, unmapped } = agentsOfProject(config, defined);
-  if (proseAllowed.length > 0) warn({ level: "warn", text: proseAllowedLine(proseAllowed) });
-  if (unmapped.length > 0) warn({ level: "warn", text: unmappedLine(unmapped) });
-  return checked;
+  return agentsCheckedBy(config, defined, (text) => {
+    warn({ level: "warn", text });
+  });
 }
 
 /**
