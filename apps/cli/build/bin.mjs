@@ -9,7 +9,7 @@
 //   two-line ESM file that loads returnlint.cjs.
 import { spawnSync } from "node:child_process";
 import { transformSync } from "esbuild";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,11 +81,22 @@ export function trainCodeCache(cli, dist, loader) {
     agent_type: agent,
     last_assistant_message: `Research complete.\n\n\`\`\`json\n${JSON.stringify(valid, null, 2)}\n\`\`\``,
   };
+  // As Claude Code leaves them at a stop: the agent's definition, and its transcript ending with the final message.
+  mkdirSync(path.join(project, ".claude", "agents"), { recursive: true });
+  writeFileSync(path.join(project, ".claude", "agents", `${agent}.md`), `---\nname: ${agent}\ndescription: Researches a task\n---\nResearch the task and return the JSON object of the v7 format.\n`);
+  const finalMessage = { type: "assistant", sessionId: payload.session_id, agentId: payload.agent_id, message: { role: "assistant", content: [{ type: "text", text: payload.last_assistant_message }] } };
+  writeFileSync(payload.agent_transcript_path, `${JSON.stringify(finalMessage)}\n`);
   const compare = ["--command", "research", "--session-id", session, "--agent", agent];
+  // A contract's check: the first compiles it into the scratch cache, the second finds it there (what every later check does).
+  const contract = path.join(scratch, "contract.config.json");
+  writeFileSync(contract, JSON.stringify({ contract: fileURLToPath(new URL("../../examples/contract-v7/contracts/v7-return.schema.json", cli)) }));
+  const underContract = { cwd: example, args: ["check", "return.json", ...compare, "--config", contract], status: 0 };
   const checks = [
     { cwd: example, args: ["check", "return.json", ...compare, "-f", "json", "-o", path.join(scratch, "report.json"), "-f", "stylish"], status: 0 },
     { cwd: example, args: ["check", "return.json", ...compare, "--config", config], status: 0 },
     { cwd: scratch, args: ["check", "phantom.json", ...compare], status: 1 },
+    underContract,
+    underContract,
   ];
   const hook = { cwd: project, args: ["hook", "claude"], status: 0 };
   // The check's and the hook's own caches of cli.cjs (the loader's COMMANDS_WITH_A_CACHE), then
@@ -101,7 +112,7 @@ export function trainCodeCache(cli, dist, loader) {
       const written = new URL(command === "" ? "cli.cjs.cache" : `cli.cjs.${command}.cache`, dist);
       rmSync(written, { force: true });
       const training = spawnSync(process.execPath, [fileURLToPath(new URL("build/train-code-cache.cjs", cli)), fileURLToPath(loader)], {
-        env: { ...process.env, RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), RETURNLINT_CODE_CACHE_COMMAND: command, NO_COLOR: "1" },
+        env: { ...process.env, RETURNLINT_CODE_CACHE_RUNS: JSON.stringify(runs), RETURNLINT_CODE_CACHE_COMMAND: command, RETURNLINT_CACHE_DIR: path.join(scratch, "cache"), NO_COLOR: "1" },
         input: JSON.stringify(payload),
         encoding: "utf8",
       });

@@ -80,6 +80,15 @@ describe("a return checked under its command's contract", () => {
     const second = check(root, env, { ...done, status: "finished" });
     expect(second.status).toBe(first.status);
     expect(second.report.results).toEqual(first.report.results);
+    // The check that first ran the kept code kept V8's code cache of it beside the entry; the next ones start from it.
+    const folder = path.join(root, ".cache", "contracts");
+    const codeCache = path.join(folder, cached[0]?.replace(/\.cjs$/, ".v8") ?? "");
+    expect(readdirSync(folder).sort()).toEqual([cached[0], path.basename(codeCache)]);
+    expect(check(root, env, { ...done, status: "finished" }).report.results).toEqual(first.report.results);
+    // One another Node wrote, or damaged: V8 refuses it, the code is compiled from source and the cache made again.
+    writeFileSync(codeCache, "not a code cache");
+    expect(check(root, env, { ...done, status: "finished" }).report.results).toEqual(first.report.results);
+    expect(readFileSync(codeCache, "utf8")).not.toBe("not a code cache");
   });
 
   it("leaves a command without a contract to its preset, and --preset wins over the contract", () => {

@@ -109,12 +109,8 @@ export class SafeDir {
 
   /** What `name` is, without following it; undefined when there is nothing by that name. */
   lstat(name: string): Stats | undefined {
-    try {
-      return lstatSync(this.at(name));
-    } catch (error) {
-      if (codeOf(error) === "ENOENT") return undefined;
-      throw error;
-    }
+    // Nothing there is an answer, not an error: no exception is made for it (a stop's hook asks for files that are usually absent).
+    return lstatSync(this.at(name), { throwIfNoEntry: false });
   }
 
   readlink(name: string): string {

@@ -144,6 +144,8 @@ export async function updateLedger<T>(
 /** The ledger, or a fresh one when it is missing, unreadable, not a regular file or not a ledger: it only bounds retries. */
 function readLedger(dir: SafeDir): Ledger {
   const fresh = (): Ledger => ({ version: 1, entries: Object.create(null) as Record<string, unknown> });
+  // Absent at most stops (no run in progress): asked without opening it, which would make an exception for ENOENT.
+  if (dir.lstat(LEDGER) === undefined) return fresh();
   let text: string;
   try {
     const { fd, stats } = dir.openFile(LEDGER);

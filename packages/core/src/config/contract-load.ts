@@ -4,8 +4,9 @@
  * the schema, so that a check under a contract loads no ajv once the schema has been compiled
  * (ajv alone costs more start-up than the whole check may take).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { ClaimMap } from "../claims.js";
 import { claimMapOf, violationOf, type Contract, type ContractViolation } from "../contract.js";
 import { stripBom } from "../json/utf8.js";
 import { preview } from "../json/render.js";
@@ -21,7 +22,7 @@ export const MAX_CONTRACT_BYTES = 1024 * 1024;
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
 /** Changes when the code this module generates changes, so that an older cache entry is not used. */
-const CACHE_FORMAT = "2";
+const CACHE_FORMAT = "3";
 
 /** Where compiled contracts are kept: $RETURNLINT_CACHE_DIR, else $XDG_CACHE_HOME/returnlint, else ~/.cache/returnlint. */
 export function contractCacheDir(): string {
@@ -57,21 +58,27 @@ export async function compileContract(schema: unknown, file: string, cacheDir: s
   if (schema.$schema !== undefined && (typeof schema.$schema !== "string" || !DRAFT_2020_12.test(schema.$schema))) {
     return { problems: [`contract ${file}#/$schema: contracts are JSON Schema draft 2020-12 ("https://json-schema.org/draft/2020-12/schema"); received ${preview(schema.$schema)}`] };
   }
-  const { map, problems } = claimMapOf(schema);
-  if (problems.length > 0) return { problems: problems.map((problem) => `contract ${file}${problem}`) };
-  let validate: SchemaValidator;
+  let found: Compiled | { problems: string[] };
   try {
-    validate = await compiled(schema, cacheDir);
+    found = await compiled(schema, cacheDir);
   } catch (error) {
     return { problems: [`contract ${file} is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`] };
   }
+  if ("problems" in found) return { problems: found.problems.map((problem) => `contract ${file}${problem}`) };
+  const { validate, claims } = found;
+  let firstUse = found.afterFirstUse;
   return {
     contract: {
       file,
       schema,
-      claims: map,
+      claims,
       check(value: unknown): readonly ContractViolation[] {
-        if (validate(value)) return [];
+        const valid = validate(value);
+        if (firstUse !== undefined) {
+          firstUse();
+          firstUse = undefined;
+        }
+        if (valid) return [];
         const violations: ContractViolation[] = [];
         for (const error of validate.errors ?? []) {
           const violation = violationOf(error, value);
@@ -84,27 +91,29 @@ export async function compileContract(schema: unknown, file: string, cacheDir: s
   };
 }
 
+/** A schema made ready to check returns: its validator and where its claims are. */
+interface Compiled {
+  readonly validate: SchemaValidator;
+  readonly claims: ClaimMap;
+  /** Keeps what the first check compiled, for the next process (V8's code cache); once, after that check. */
+  readonly afterFirstUse?: () => void;
+}
+
 /**
- * The schema's validator: from the cache when it holds this schema, else compiled with ajv (and kept
- * there). An entry is the schema's JSON on its first line, then the code: it is used only for the
- * very schema it was compiled from, so its name needs no cryptographic hash (node:crypto alone
- * costs a check several milliseconds of start-up).
+ * The schema's validator and claims: from the cache when it holds this schema, else found and
+ * compiled with ajv (and kept there); the annotations' problems when there are any (nothing is
+ * kept then). An entry is the schema's JSON on its first line, its claims' on the second, then
+ * the code: it is used only for the very schema it was compiled from, so its name needs no
+ * cryptographic hash (node:crypto alone costs a check several milliseconds of start-up). Beside
+ * it, `.v8` keeps V8's code cache of that code, made by the first check that runs it.
  */
-async function compiled(schema: JsonSchema, cacheDir: string): Promise<SchemaValidator> {
+async function compiled(schema: JsonSchema, cacheDir: string): Promise<Compiled | { problems: string[] }> {
   const json = JSON.stringify(schema);
   const cached = path.join(cacheDir, `${cacheKey(json)}.cjs`);
-  let entry: string | undefined;
-  try {
-    entry = readFileSync(cached, "utf8");
-  } catch {
-    // Not compiled yet, or the cache cannot be read: compile it now.
-  }
-  // JSON.stringify writes no line feed: the first one ends the schema's line.
-  const newline = entry?.indexOf("\n") ?? -1;
-  if (entry !== undefined && newline !== -1 && entry.slice(0, newline) === json) {
-    const code = entry.slice(newline + 1);
-    return evaluate(code, await runtimeFor(code));
-  }
+  const entry = cacheEntry(cached, json);
+  if (entry !== undefined) return { claims: entry.claims, ...(await evaluate(entry.code, cached)) };
+  const { map: claims, problems } = claimMapOf(schema);
+  if (problems.length > 0) return { problems };
   const [ajvModule, standalone] = await Promise.all([import("ajv/dist/2020.js"), import("ajv/dist/standalone/index.js")]);
   // A bundle that splits a CommonJS module into a chunk of its own gives its exports as `default` only.
   const Ajv2020 = (ajvModule as Partial<typeof ajvModule>).Ajv2020 ?? (ajvModule.default as unknown as typeof ajvModule).Ajv2020;
@@ -114,14 +123,45 @@ async function compiled(schema: JsonSchema, cacheDir: string): Promise<SchemaVal
   const source = generate(ajv, validate);
   try {
     mkdirSync(cacheDir, { recursive: true });
-    // Written beside its name, then renamed: a check running at the same time reads the whole file or none.
-    const partial = `${cached}.${String(process.pid)}.tmp`;
-    writeFileSync(partial, `${json}\n${source}`);
-    renameSync(partial, cached);
+    // A code cache beside an entry is of that entry's code: one left by the schema that had this name before is not.
+    rmSync(codeCacheOf(cached), { force: true });
+    replaceFile(cached, `${json}\n${JSON.stringify(claims)}\n${source}`);
   } catch {
     // A cache that cannot be written costs the next check a compilation, nothing else.
   }
-  return validate as SchemaValidator;
+  return { validate: validate as SchemaValidator, claims };
+}
+
+/** The cache entry `cached` when it was compiled from `json`: its claims and its code. */
+function cacheEntry(cached: string, json: string): { readonly claims: ClaimMap; readonly code: string } | undefined {
+  let entry: string;
+  try {
+    entry = readFileSync(cached, "utf8");
+  } catch {
+    // Not compiled yet, or the cache cannot be read: compile it now.
+    return undefined;
+  }
+  // JSON.stringify writes no line feed: the first two end the schema's line and the claims'.
+  const schemaEnd = entry.indexOf("\n");
+  const claimsEnd = schemaEnd === -1 ? -1 : entry.indexOf("\n", schemaEnd + 1);
+  if (claimsEnd === -1 || entry.slice(0, schemaEnd) !== json) return undefined;
+  try {
+    return { claims: JSON.parse(entry.slice(schemaEnd + 1, claimsEnd)) as ClaimMap, code: entry.slice(claimsEnd + 1) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where V8's code cache of the entry `cached` (`KEY.cjs`) is kept: `KEY.v8`. */
+function codeCacheOf(cached: string): string {
+  return `${cached.slice(0, -".cjs".length)}.v8`;
+}
+
+/** Written beside its name, then renamed: a check running at the same time reads the whole file or none. */
+function replaceFile(file: string, content: string | Buffer): void {
+  const partial = `${file}.${String(process.pid)}.tmp`;
+  writeFileSync(partial, content);
+  renameSync(partial, file);
 }
 
 /**
@@ -167,15 +207,36 @@ function exportsOf(namespace: unknown): unknown {
   return isObject(inner) && "default" in inner ? inner : namespace;
 }
 
-/** Runs standalone code that returnlint generated and cached, as the CommonJS module it is, with the runtime modules it requires. */
-function evaluate(code: string, runtime: ReadonlyMap<string, unknown>): SchemaValidator {
+/**
+ * Runs standalone code that returnlint generated and cached (`cached`, its entry), as the CommonJS
+ * module it is, with the runtime modules it requires, compiled with the code cache beside the entry
+ * when there is a usable one; `afterFirstUse` writes one when there is not.
+ */
+async function evaluate(code: string, cached: string): Promise<Pick<Compiled, "validate" | "afterFirstUse">> {
+  const runtime = await runtimeFor(code);
+  const codeCache = codeCacheOf(cached);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(codeCache);
+  } catch {
+    // None yet: this check makes it.
+  }
+  const { Script } = process.getBuiltinModule("node:vm");
+  const script = new Script(`(function (require, module, exports) {${code}\n})`, { filename: cached, ...(cachedData === undefined ? {} : { cachedData }) });
   const module: { exports: unknown } = { exports: {} };
   const require = (id: string): unknown => {
     if (!runtime.has(id)) throw new Error(`a compiled contract requires ${id}, which returnlint does not provide`);
     return runtime.get(id);
   };
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code is ajv's, generated by returnlint and cached under its schema's hash
-  const run = new Function("require", "module", "exports", code) as (require: (id: string) => unknown, module: { exports: unknown }, exports: unknown) => void;
-  run(require, module, module.exports);
-  return module.exports as SchemaValidator;
+  (script.runInThisContext() as (require: (id: string) => unknown, module: { exports: unknown }, exports: unknown) => void)(require, module, module.exports);
+  const validate = module.exports as SchemaValidator;
+  if (cachedData !== undefined && script.cachedDataRejected !== true) return { validate };
+  const afterFirstUse = () => {
+    try {
+      replaceFile(codeCache, script.createCachedData());
+    } catch {
+      // Unwritable: the next check compiles the code again, nothing else.
+    }
+  };
+  return { validate, afterFirstUse };
 }
