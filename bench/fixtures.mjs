@@ -47,6 +47,8 @@ export function checkProject(workDir) {
     "no-artifacts.config.json": `${JSON.stringify({ rules: { artifacts: "off" } })}\n`,
     // Case 2c: what a project with a config file pays for loading and validating it.
     "project.config.json": `${JSON.stringify({ preset: "v7", rules: { "summary-length": ["warn", { maxChars: 300 }] }, commands: { research: { rules: { artifacts: "error" } } } })}\n`,
+    // Case 2e: the same config in YAML, as `returnlint init` writes configs (comments and all).
+    "project.config.yaml": "# yaml-language-server: $schema=https://unpkg.com/returnlint/dist/config.schema.json\n# The format your subagents return:\npreset: v7\n\n# Rules over the preset:\nrules:\n  summary-length: [warn, { maxChars: 300 }]\n\n# Per orchestrator command:\ncommands:\n  research:\n    rules:\n      artifacts: error\n",
     // Case 2d: the same return under the v7 preset written as a contract (examples/contract-v7, issue 33).
     "contract.config.json": `${JSON.stringify({ contract: "./v7-return.contract.json" })}\n`,
     "v7-return.contract.json": readFileSync(new URL("../examples/contract-v7/contracts/v7-return.schema.json", import.meta.url), "utf8"),
@@ -62,10 +64,12 @@ export function checkProject(workDir) {
  * ways the docs give: in node_modules (this build, linked as npm would install it, with
  * node_modules/.bin/returnlint) and as the one-file copy `init claude --vendor` writes.
  */
-export function hookProject(workDir, cli) {
-  const root = path.join(workDir, "hook");
+export function hookProject(workDir, cli, { initConfig = false } = {}) {
+  const root = path.join(workDir, initConfig ? "hook-config" : "hook");
   rmSync(root, { recursive: true, force: true });
-  const value = researchReturn("lean-research-agent", "researched");
+  // With the config `returnlint init` writes for this project (the v7 preset: no return file under
+  // specs/), the agent returns what v7 asks: "completed".
+  const value = researchReturn("lean-research-agent", initConfig ? "completed" : "researched");
   const message = `Research complete.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
   const sessionId = "9f3c2a51-6d0e-4b8a-9a41-2f7c1e0d5b66";
   const agentId = "a4e1f2c3";
@@ -80,6 +84,10 @@ export function hookProject(workDir, cli) {
   mkdirSync(path.join(root, "node_modules", ".bin"), { recursive: true });
   symlinkSync(cli, path.join(root, "node_modules", "returnlint"), "dir");
   symlinkSync(path.join("..", "returnlint", "dist", "returnlint.cjs"), path.join(root, "node_modules", ".bin", "returnlint"));
+  if (initConfig) {
+    const init = spawnSync(process.execPath, [path.join(cli, "dist", "returnlint.cjs"), "init"], { cwd: root, encoding: "utf8" });
+    if (init.status !== 0 || !existsSync(path.join(root, "returnlint.config.yaml"))) throw new Error(`bench: returnlint init failed in ${root}: ${init.stderr}`);
+  }
   const payload = {
     session_id: sessionId,
     transcript_path: path.join(root, ".transcripts", `${sessionId}.jsonl`),

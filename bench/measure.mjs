@@ -29,7 +29,7 @@ function runOnce(command, cwd) {
   // Standard output is a pipe, as in an orchestrator that reads the verdict; standard input is the
   // command's `input` (a hook's payload) when it has one.
   const result = spawnSync(file, args, {
-    cwd,
+    cwd: command.cwd ?? cwd,
     env: { ...childEnv(), ...command.env },
     stdio: [command.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     ...(command.input === undefined ? {} : { input: command.input }),

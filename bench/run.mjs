@@ -93,6 +93,8 @@ const startupCases = [
   { title: "Case 2a: check a phantom-work return (completed, no artifacts)", file: "phantom.json", extra: [], status: 1, bashStatus: 1 },
   { title: "Case 2b: check a valid return, --format json", file: "return.json", extra: ["--format", "json"], status: 0, bashStatus: 0 },
   { title: "Case 2c: check a valid return with a config file (--config project.config.json)", file: "return.json", extra: ["--config", "project.config.json"], status: 0, bashStatus: 0 },
+  // A parsed YAML config is kept in returnlint's cache folder (docs/configuration.md): the untimed warm-up rounds parse it once.
+  { title: "Case 2e: check a valid return with the same config in YAML, as init writes it (--config project.config.yaml)", file: "return.json", extra: ["--config", "project.config.yaml"], status: 0, bashStatus: 0, env: { RETURNLINT_CACHE_DIR: path.join(WORK, "cache") } },
   // The contract's compiled schema is cached (docs/contracts.md, "Start-up"): the untimed warm-up rounds compile it once.
   { title: "Case 2d: check a valid return under a contract (--config contract.config.json)", file: "return.json", extra: ["--config", "contract.config.json"], status: 0, bashStatus: 0, env: { RETURNLINT_CACHE_DIR: path.join(WORK, "cache") } },
 ];
@@ -416,10 +418,13 @@ if (runs("6")) {
 if (runs("7")) {
   log("Case 7: the Claude Code hook, per stop …");
   const hook = hookProject(WORK, path.join(REPO, "apps", "cli"));
+  // The same project after `returnlint init`, with the YAML config it writes (parsed once, then kept in returnlint's cache folder).
+  const configured = hookProject(WORK, path.join(REPO, "apps", "cli"), { initConfig: true });
   // The one-file copy keeps its code caches beside itself: the warm-up runs write them.
-  rmSync(path.join(hook.root, ".claude", "hooks", ".returnlint-cache"), { recursive: true, force: true });
-  const env = { CLAUDE_PROJECT_DIR: hook.root };
-  const through = (label, command, extra = {}) => ({ label, argv: ["sh", "-c", command], shell: command, input: hook.payload, env, expectStatus: 0, ...extra });
+  for (const { root } of [hook, configured]) rmSync(path.join(root, ".claude", "hooks", ".returnlint-cache"), { recursive: true, force: true });
+  const env = { CLAUDE_PROJECT_DIR: hook.root, RETURNLINT_CACHE_DIR: path.join(WORK, "cache") };
+  const through = (label, command, extra = {}) => ({ label, argv: ["sh", "-c", command], shell: command, input: hook.payload, env, expectStatus: 0, project: hook.root, ...extra });
+  const withConfig = { input: configured.payload, env: { ...env, CLAUDE_PROJECT_DIR: configured.root }, project: configured.root, cwd: configured.root };
   const commands = [
     through("node -e 0 (the floor, through sh)", "node -e 0"),
     through("node_modules copy: init claude's default where returnlint is installed", 'node "${CLAUDE_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook claude'),
@@ -429,27 +434,35 @@ if (runs("7")) {
       'r="$CLAUDE_PROJECT_DIR/node_modules/.bin/returnlint"; [ -x "$r" ] && exec "$r" hook claude; exec npx --no-install returnlint hook claude',
     ),
     through("npx --no-install returnlint hook claude", "npx --no-install returnlint hook claude", { runs: plan.bashRuns }),
+    through("node_modules copy, with the YAML config init writes", 'node "${CLAUDE_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook claude', withConfig),
+    through("one-file copy, with the YAML config init writes", 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude', withConfig),
   ];
   // Each command checks the return and passes it: no answer on standard output, a verdict written.
   for (const command of commands.slice(1)) {
-    rmSync(path.join(hook.root, ".returnlint"), { recursive: true, force: true });
-    const ran = spawnSync(command.argv[0], command.argv.slice(1), { cwd: hook.root, env: { ...childEnv(), ...env }, input: hook.payload, encoding: "utf8" });
-    const verdicts = existsSync(path.join(hook.root, ".returnlint", "verdicts")) ? readdirSync(path.join(hook.root, ".returnlint", "verdicts")) : [];
-    const verdict = verdicts.length === 1 ? JSON.parse(readFileSync(path.join(hook.root, ".returnlint", "verdicts", verdicts[0]), "utf8")) : undefined;
+    const state = path.join(command.project, ".returnlint");
+    rmSync(state, { recursive: true, force: true });
+    const ran = spawnSync(command.argv[0], command.argv.slice(1), { cwd: command.project, env: { ...childEnv(), ...command.env }, input: command.input, encoding: "utf8" });
+    const verdicts = existsSync(path.join(state, "verdicts")) ? readdirSync(path.join(state, "verdicts")) : [];
+    const verdict = verdicts.length === 1 ? JSON.parse(readFileSync(path.join(state, "verdicts", verdicts[0]), "utf8")) : undefined;
     if (ran.status !== 0 || ran.stdout !== "" || verdict?.ok !== true || verdict.decision !== "pass") {
       throw new Error(`Case 7: ${command.label} did not pass the return (exit ${String(ran.status)}, stdout ${ran.stdout.slice(0, 200)}, verdicts ${verdicts.join(", ")}): ${ran.stderr.slice(0, 500)}`);
     }
   }
   const rows = timeInterleaved(commands, { cwd: hook.root, runs: plan.startupRuns });
-  const [floor, installed, vendored] = rows;
+  const [floor, installed, vendored, , , installedConfigured, vendoredConfigured] = rows;
   sections.push({
     title: "Case 7: the Claude Code hook, per subagent stop (a return checked and passed)",
-    note: `each command through sh -c as Claude Code runs hooks, with a SubagentStop payload on standard input (a known agent, its final message with a v7 return of two artifacts, the transcript beside it) and CLAUDE_PROJECT_DIR set; cwd: bench/.work/hook, where returnlint is this build linked into node_modules and the one-file copy in .claude/hooks/ (its code caches written beside it by the warm-up runs); ${String(plan.startupRuns)} runs (npx: ${String(plan.bashRuns)}), interleaved`,
+    note: `each command through sh -c as Claude Code runs hooks, with a SubagentStop payload on standard input (a known agent, its final message with a v7 return of two artifacts, the transcript beside it) and CLAUDE_PROJECT_DIR set; cwd: bench/.work/hook, where returnlint is this build linked into node_modules and the one-file copy in .claude/hooks/ (its code caches written beside it by the warm-up runs); the last two rows in bench/.work/hook-config, the same project after \`returnlint init\` (its YAML config, the v7 preset, the return's status "completed"), RETURNLINT_CACHE_DIR in bench/.work/cache; ${String(plan.startupRuns)} runs (npx: ${String(plan.bashRuns)}), interleaved`,
     header: ["command", "min", "median", "max", "median ÷ node -e 0"],
     rows: rows.map((row) => [row.label, ms(row.min), ms(row.median), ms(row.max), ratio(row.median / floor.median)]),
     commands: rows.map((row) => row.shell),
   });
-  for (const [name, row] of [["the node_modules copy (installed)", installed], ["the one-file copy (vendored)", vendored]]) {
+  for (const [name, row] of [
+    ["the node_modules copy (installed)", installed],
+    ["the one-file copy (vendored)", vendored],
+    ["the node_modules copy with the YAML config init writes", installedConfigured],
+    ["the one-file copy with the YAML config init writes", vendoredConfigured],
+  ]) {
     const overFloor = row.median / floor.median;
     target({
       name: `Case 7: a stop's hook, ${name} ≤ 1.3 × node -e 0`,

@@ -91,12 +91,16 @@ export function trainCodeCache(cli, dist, loader) {
   const contract = path.join(scratch, "contract.config.json");
   writeFileSync(contract, JSON.stringify({ contract: fileURLToPath(new URL("../../examples/contract-v7/contracts/v7-return.schema.json", cli)) }));
   const underContract = { cwd: example, args: ["check", "return.json", ...compare, "--config", contract], status: 0 };
+  // The config `returnlint init` writes is YAML: its parser is a chunk of its own, with its own code cache.
+  const yamlConfig = path.join(scratch, "returnlint.config.yaml");
+  writeFileSync(yamlConfig, "# returnlint's config\npreset: v7\nrules:\n  summary-length: [warn, { maxChars: 300 }]\ncommands:\n  research:\n    rules:\n      artifacts: error\n");
   const checks = [
     { cwd: example, args: ["check", "return.json", ...compare, "-f", "json", "-o", path.join(scratch, "report.json"), "-f", "stylish"], status: 0 },
     { cwd: example, args: ["check", "return.json", ...compare, "--config", config], status: 0 },
     { cwd: scratch, args: ["check", "phantom.json", ...compare], status: 1 },
     underContract,
     underContract,
+    { cwd: example, args: ["check", "return.json", ...compare, "--config", yamlConfig], status: 0 },
   ];
   const hook = { cwd: project, args: ["hook", "claude"], status: 0 };
   // The check's and the hook's own caches of cli.cjs (the loader's COMMANDS_WITH_A_CACHE), then

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
-import { readPath, type LoadedConfig } from "@returnlint/core";
+import { cacheFolder, readPath, type LoadedConfig } from "@returnlint/core";
 import type { AuditFailure } from "./returns.js";
 import type { Version } from "./repository.js";
 
@@ -31,10 +30,7 @@ export interface CachedWalk {
 
 /** Where audit results are kept: $RETURNLINT_CACHE_DIR/audit, else $XDG_CACHE_HOME/returnlint/audit, else ~/.cache/returnlint/audit. */
 export function auditCacheDir(env: NodeJS.ProcessEnv): string {
-  const given = env.RETURNLINT_CACHE_DIR;
-  if (given !== undefined && given !== "") return path.join(given, "audit");
-  const xdg = env.XDG_CACHE_HOME;
-  return path.join(xdg !== undefined && xdg !== "" ? xdg : path.join(homedir(), ".cache"), "returnlint", "audit");
+  return cacheFolder("audit", env);
 }
 
 /**

@@ -79,6 +79,7 @@ export { completeMeta, DEFAULT_MODULE_TIMEOUT_MS } from "./config/modules.js";
 export { importFile } from "./config/import-file.js";
 export { CONFIG_FILES, MAX_CONFIG_BYTES, findConfig, readConfig, type RawConfig } from "./config/load.js";
 export { loadConfig, type LoadOptions, type LoadedConfig } from "./config/resolve.js";
+export { cacheFolder } from "./config/cache.js";
 export { compileContract, contractCacheDir, loadContract, MAX_CONTRACT_BYTES } from "./config/contract-load.js";
 export { builtinRule, importBuiltinRules, resolveRule, type BuiltinRule, type LoadedRule } from "./config/resolve-rule.js";
 export { contractPreset, presetFor, rulesFor, type RulesForInput, type ResolvedRules } from "./config/rules-for.js";

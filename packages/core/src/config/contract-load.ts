@@ -4,7 +4,7 @@
  * the schema, so that a check under a contract loads no ajv once the schema has been compiled
  * (ajv alone costs more start-up than the whole check may take).
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { ClaimMap } from "../claims.js";
 import { claimMapOf, violationOf, type Contract, type ContractViolation } from "../contract.js";
@@ -13,6 +13,7 @@ import { preview } from "../json/render.js";
 import { isObject } from "../pointer.js";
 import { FileRefusedError, readRegularFile } from "../safe-fs.js";
 import type { JsonSchema } from "../types.js";
+import { cacheFolder, entryName, replaceFile } from "./cache.js";
 import type { SchemaValidator } from "./validators.js";
 
 /** A contract is a schema of a few kilobytes; a larger file is no contract. */
@@ -24,13 +25,9 @@ const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 /** Changes when the code this module generates changes, so that an older cache entry is not used. */
 const CACHE_FORMAT = "3";
 
-/** Where compiled contracts are kept: $RETURNLINT_CACHE_DIR, else $XDG_CACHE_HOME/returnlint, else ~/.cache/returnlint. */
+/** Where compiled contracts are kept: returnlint's cache folder's `contracts`. */
 export function contractCacheDir(): string {
-  const given = process.env.RETURNLINT_CACHE_DIR;
-  if (given !== undefined && given !== "") return path.join(given, "contracts");
-  const xdg = process.env.XDG_CACHE_HOME;
-  // node:os on use: the library's index exports this module, and every run that loads the library would load it.
-  return path.join(xdg !== undefined && xdg !== "" ? xdg : path.join(process.getBuiltinModule("node:os").homedir(), ".cache"), "returnlint", "contracts");
+  return cacheFolder("contracts");
 }
 
 /** The contract `file` names (relative to `base`, the config's folder), or every problem with it. */
@@ -102,14 +99,13 @@ interface Compiled {
 /**
  * The schema's validator and claims: from the cache when it holds this schema, else found and
  * compiled with ajv (and kept there); the annotations' problems when there are any (nothing is
- * kept then). An entry is the schema's JSON on its first line, its claims' on the second, then
- * the code: it is used only for the very schema it was compiled from, so its name needs no
- * cryptographic hash (node:crypto alone costs a check several milliseconds of start-up). Beside
- * it, `.v8` keeps V8's code cache of that code, made by the first check that runs it.
+ * kept then). An entry (cache.ts) is the schema's JSON on its first line, its claims' on the
+ * second, then the code; beside it, `.v8` keeps V8's code cache of that code, made by the first
+ * check that runs it.
  */
 async function compiled(schema: JsonSchema, cacheDir: string): Promise<Compiled | { problems: string[] }> {
   const json = JSON.stringify(schema);
-  const cached = path.join(cacheDir, `${cacheKey(json)}.cjs`);
+  const cached = path.join(cacheDir, `${entryName(CACHE_FORMAT, json)}.cjs`);
   const entry = cacheEntry(cached, json);
   if (entry !== undefined) return { claims: entry.claims, ...(await evaluate(entry.code, cached)) };
   const { map: claims, problems } = claimMapOf(schema);
@@ -155,29 +151,6 @@ function cacheEntry(cached: string, json: string): { readonly claims: ClaimMap; 
 /** Where V8's code cache of the entry `cached` (`KEY.cjs`) is kept: `KEY.v8`. */
 function codeCacheOf(cached: string): string {
   return `${cached.slice(0, -".cjs".length)}.v8`;
-}
-
-/** Written beside its name, then renamed: a check running at the same time reads the whole file or none. */
-function replaceFile(file: string, content: string | Buffer): void {
-  const partial = `${file}.${String(process.pid)}.tmp`;
-  writeFileSync(partial, content);
-  renameSync(partial, file);
-}
-
-/**
- * A cache entry's name: 64 bits of FNV-1a (two 32-bit lanes with different offsets) over the cache
- * format and the schema's JSON, in hex. Two schemas that share a name only take turns in the entry.
- */
-function cacheKey(json: string): string {
-  const text = `${CACHE_FORMAT}\0${json}`;
-  let low = 0x811c9dc5;
-  let high = 0x01000193;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    low = Math.imul(low ^ code, 0x01000193);
-    high = Math.imul(high ^ code, 0x01000193) ^ (low >>> 15);
-  }
-  return `${(high >>> 0).toString(16).padStart(8, "0")}${(low >>> 0).toString(16).padStart(8, "0")}`;
 }
 
 /**

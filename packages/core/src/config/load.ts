@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ReturnlintError } from "../errors.js";
+import { cacheFolder, keepValue, keptValue } from "./cache.js";
 import { locateJsonError } from "../json/syntax-error.js";
 import { stripBom } from "../json/utf8.js";
 import { FileRefusedError, judgeRegularFile, readRegularFile } from "../safe-fs.js";
@@ -95,7 +96,14 @@ export async function readConfig(file: string, timeoutMs: number = DEFAULT_MODUL
  * a document nested too deeply for the parser, or one whose aliases would expand
  * without bound, gets a sentence of its own.
  */
+/** Changes when what parseYaml makes of a text changes (the yaml package's options, its major version), so that an older entry is not used. */
+const YAML_CACHE_FORMAT = "yaml-2.1";
+
 async function parseYaml(file: string, text: string): Promise<unknown> {
+  // A config that parsed before is taken from the cache: the YAML parser costs a check more start-up than the rest of it.
+  const folder = yamlCacheFolder();
+  const kept = folder === undefined ? undefined : keptValue(folder, YAML_CACHE_FORMAT, text);
+  if (kept !== undefined) return kept.value;
   const { parseYamlDocument } = await import("./yaml.js");
   const invalid = (reason: string, offset: number) => {
     const { line, column } = lineAndColumn(text, offset);
@@ -112,10 +120,22 @@ async function parseYaml(file: string, text: string): Promise<unknown> {
     if (/Maximum call stack/.test(first.message)) throw tooDeep(file);
     throw invalid(first.message.split("\n")[0] ?? "", first.offset);
   }
+  let value: unknown;
   try {
-    return parsed.toJS();
+    value = parsed.toJS();
   } catch (error) {
     throw yamlResourceError(file, error) ?? error;
+  }
+  if (folder !== undefined) keepValue(folder, YAML_CACHE_FORMAT, text, value);
+  return value;
+}
+
+/** Where parsed YAML configs are kept (cache.ts); undefined where there is no such folder (no home). */
+function yamlCacheFolder(): string | undefined {
+  try {
+    return cacheFolder("configs");
+  } catch {
+    return undefined;
   }
 }
 
