@@ -46,6 +46,9 @@ function lazyTelemetry() {
   return {
     entry: module,
     chunk: "dist/chunks/telemetry-export.cjs",
+    // The exporters' import("http") as a require: the one-file copy compiles its chunks with node:vm,
+    // which gives a script no loader for import() ("A dynamic import callback was not specified").
+    options: { supported: { "dynamic-import": false } },
     swap: swapModule({ name: "lazy-telemetry", module, kinds: ["dynamic-import"], to: { path: "./chunks/telemetry-export.cjs", external: true } }),
   };
 }

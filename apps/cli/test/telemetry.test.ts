@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cpSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closedPort, startOtlpReceiver, type OtlpReceiver } from "@returnlint/testing/otlp-receiver";
@@ -13,12 +13,12 @@ const PARENT_SPAN = "b7ad6b7169203331";
  * The built CLI, run without blocking this process: the receiver the test starts answers in it.
  * The OTLP variables of the machine running the tests are left out; only the test's own count.
  */
-function run(args: readonly string[], options: { readonly cwd: string; readonly env?: Record<string, string>; readonly input?: string }): Promise<Run & { readonly ms: number }> {
+function run(args: readonly string[], options: { readonly cwd: string; readonly env?: Record<string, string>; readonly input?: string; readonly bin?: string }): Promise<Run & { readonly ms: number }> {
   const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_") && name !== "TRACEPARENT" && name !== "GITHUB_REPOSITORY");
   const env = { ...Object.fromEntries(inherited), NO_COLOR: "1", ...options.env };
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -110,6 +110,25 @@ describe("verdicts as OpenTelemetry events", { timeout: 60_000 }, () => {
       spanId: PARENT_SPAN,
       attributes: { "gen_ai.evaluation.score.label": "fail", "returnlint.host": "claude", "returnlint.command": "hook", "returnlint.phantom": true, "gen_ai.agent.name": "lean-research-agent" },
     });
+  });
+
+  it("the one-file copy (init claude --vendor) sends the hook's verdict too, at its first stop and from its code caches after", async () => {
+    receiver = await startOtlpReceiver();
+    const root = project({});
+    const hook = path.join(root, ".claude", "hooks", "returnlint.cjs");
+    mkdirSync(path.dirname(hook), { recursive: true });
+    copyFileSync(path.join(path.dirname(BIN), "returnlint-vendored.cjs"), hook);
+    const payload = JSON.stringify(subagentStop({ cwd: root, message: finalMessage(["specs/259_prove_completeness/reports/research-001.md"]) }));
+    for (let stop = 1; stop <= 2; stop += 1) {
+      // A fresh ledger each time: the second stop is a first block too, not a repeat the hook gives up on.
+      rmSync(path.join(root, ".returnlint"), { recursive: true, force: true });
+      const blocked = await run(["hook", "claude"], { cwd: root, input: payload, bin: hook, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint } });
+      expect(JSON.parse(blocked.stdout)).toMatchObject({ decision: "block" });
+      // No "verdicts not sent" line: the exporter's import of node:http works in a chunk the copy compiles itself.
+      expect(blocked.stderr).toBe("");
+      expect(receiver.records).toHaveLength(stop);
+    }
+    expect(receiver.records.map((record) => record.attributes["returnlint.host"])).toEqual(["claude", "claude"]);
   });
 
   it("a collector that is down changes neither the verdict nor the exit code: one warning on standard error, within the export timeout", async () => {
