@@ -37,6 +37,11 @@ export function writeVendored(cli, dist) {
   // for V8 to scan at every start: esbuild writes ASCII, and so must the loader.
   const notAscii = [["src/loader.cjs", Buffer.from(loader, "utf8")], ...names.map((name, index) => [`dist/${name}`, files[index]])].find(([, bytes]) => !isAscii(bytes));
   if (notAscii !== undefined) throw new Error(`${notAscii[0]} is not all ASCII: the vendored copy must be`);
+  // The copy compiles each with node:vm, which gives a script no loader for import(): one would fail
+  // at run time ("A dynamic import callback was not specified"). The custom rules' thread is a file
+  // Node runs as a worker, with its loader.
+  const importing = names.find((name, index) => name !== "chunks/rule-worker.cjs" && files[index].includes("import("));
+  if (importing !== undefined) throw new Error(`dist/${importing} has an import(): the vendored copy compiles it with node:vm, which cannot load it (build it with supported: { "dynamic-import": false })`);
   const all = Buffer.concat(files);
   const id = createHash("sha256").update(all).digest("hex").slice(0, 16);
   const pack = brotliCompressSync(all, { params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: all.length } }).toString("base64");
