@@ -172,7 +172,9 @@ export function openTaskSource(task: string, place: Place & { readonly keepOpen?
  * folder when it is there, else in the task's folder however it is padded or archived; read
  * through real folders only. Neither there: the agent's missing return, where the message said.
  */
-export function openNamedTask(task: string, folder: string, place: Place): FileSource | MissingSource {
+export function openNamedTask(mentioned: string, folder: string, place: Place): FileSource | MissingSource {
+  // The task as `--task` names it: `specs/003_x` and "task 3" are one task.
+  const task = taskNumber(mentioned);
   const named = path.join(place.root, SPECS_DIR, folder, METADATA_FILE);
   try {
     const file = MetadataFile.open(place.root, [SPECS_DIR, folder, METADATA_FILE], `Task ${task}`);
@@ -226,7 +228,12 @@ function shownName(absolute: string, place: Place): string {
 /** The task a return file's path is in (`specs/042_x/.return-meta.json` → "42"), as `--task` names it. */
 function taskIn(file: string): string | undefined {
   const task = taskOfPath(file);
-  return task === undefined ? undefined : String(Number(task));
+  return task === undefined ? undefined : taskNumber(task);
+}
+
+/** A task's digits without the padding of its folder (`042` → "42"). */
+function taskNumber(digits: string): string {
+  return String(Number(digits));
 }
 
 function slashed(relative: string): string {

@@ -3,7 +3,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentMarkdown, tempProject } from "@returnlint/testing";
 import { parsePayload, runClaudeHook, STATE_DIR, type ClaudeHookOptions } from "./index.js";
-import { verdictName } from "./hook.js";
 import { isoTimestamp } from "./state.js";
 
 const REPORT = "specs/259_prove_completeness/reports/research-001.md";
@@ -151,16 +150,6 @@ describe("which agents owe a return", { timeout: 30_000 }, () => {
     const root = tempProject();
     const answer = await run({ payloadText: stopWith(root, "research-specialist", PROSE), cwd: root });
     expect(JSON.parse(answer.stdout)).toMatchObject({ decision: "block" });
-  });
-});
-
-describe("verdictName", () => {
-  it("names one verdict per task, however padded its folder or its mention", () => {
-    const stop = { agent: "planner-agent", agentId: "a1", sessionId: "s1" };
-    expect(verdictName({ ...stop, task: "003" })).toBe("task-3");
-    expect(verdictName({ ...stop, task: "3" })).toBe("task-3");
-    expect(verdictName({ ...stop, task: "0" })).toBe("task-0");
-    expect(verdictName({ ...stop, task: "1200" })).toBe("task-1200");
   });
 });
 

@@ -425,9 +425,9 @@ function writeVerdict(
 
 /**
  * The verdict's file name in `.returnlint/verdicts/`: `task-N` when the return is a task's
- * metadata file (N without the padding of its folder: `specs/003_x` and a message's "task 3"
- * are one task, one verdict), else `AGENT_TYPE--AGENT_ID` (a Stop hook: `AGENT--SESSION_ID`).
+ * metadata file (as `--task` names it: one verdict for `specs/003_x` and "task 3"), else
+ * `AGENT_TYPE--AGENT_ID` (a Stop hook: `AGENT--SESSION_ID`).
  */
 export function verdictName(input: { readonly agent: string | undefined; readonly agentId: string | undefined; readonly sessionId: string; readonly task: string | null }): string {
-  return input.task === null ? safeName(input.agent ?? "main", input.agentId ?? input.sessionId) : safeName(`task-${input.task.replace(/^0+(?=\d)/, "")}`);
+  return input.task === null ? safeName(input.agent ?? "main", input.agentId ?? input.sessionId) : safeName(`task-${input.task}`);
 }

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { tempProject } from "@returnlint/testing";
 import { afterAll, describe, expect, it } from "vitest";
@@ -125,6 +125,15 @@ describe("the hook finds the return where the subagent put it", { timeout: 30_00
     const prompt = 'Research task 503.\n{"metadata_file_path": "specs/OC_503_port_commands/.return-meta.json"}';
     const answer = await stop(root, BULLETS, { transcriptPath: transcript(root, prompt, []) });
     expect(reasonOf(answer.stdout)).toContain("- (the whole return): you wrote no return metadata file; write specs/OC_503_port_commands/.return-meta.json (status, artifacts, metadata) before you stop");
+  });
+
+  it("a padded task folder the prompt names is the task as --task names it: one verdict, task-7, for specs/007_x and \"task 7\"", async () => {
+    const root = project({ "specs/007_prove_lemma/reports/.keep": "" });
+    const prompt = 'Research task 7.\n{"metadata_file_path": "specs/007_prove_lemma/.return-meta.json"}';
+    await stop(root, BULLETS, { transcriptPath: transcript(root, prompt, []) });
+    const verdicts = path.join(root, STATE_DIR, "verdicts");
+    expect(readdirSync(verdicts)).toEqual(["task-7.json"]);
+    expect(JSON.parse(readFileSync(path.join(verdicts, "task-7.json"), "utf8"))).toMatchObject({ ok: false, task: "7", source: "specs/007_prove_lemma/.return-meta.json" });
   });
 
   it("told by its definition, with a prompt that names no task: the layout's name for the file", async () => {

@@ -41,19 +41,28 @@ export function replaceFile(file: string, content: string | Buffer): void {
   renameSync(partial, file);
 }
 
-/** The value kept in `folder` for `text` (its `format`), when an entry holds that very text. */
-export function keptValue(folder: string, format: string, text: string): { readonly value: unknown } | undefined {
+/**
+ * What the entry `file` holds after its first line, when that line is `firstLine` (the text, as
+ * JSON: JSON.stringify writes no line feed); undefined when there is no such entry, or it is
+ * another text's (two texts that share a name take turns in it).
+ */
+export function entryAfter(file: string, firstLine: string): string | undefined {
   let entry: string;
   try {
-    entry = readFileSync(path.join(folder, `${entryName(format, text)}.json`), "utf8");
+    entry = readFileSync(file, "utf8");
   } catch {
     return undefined;
   }
   const newline = entry.indexOf("\n");
-  // JSON.stringify writes no line feed: the first one ends the text's line.
-  if (newline === -1 || entry.slice(0, newline) !== JSON.stringify(text)) return undefined;
+  return newline === -1 || entry.slice(0, newline) !== firstLine ? undefined : entry.slice(newline + 1);
+}
+
+/** The value kept in `folder` for `text` (its `format`), when an entry holds that very text. */
+export function keptValue(folder: string, format: string, text: string): { readonly value: unknown } | undefined {
+  const kept = entryAfter(path.join(folder, `${entryName(format, text)}.json`), JSON.stringify(text));
+  if (kept === undefined) return undefined;
   try {
-    return { value: JSON.parse(entry.slice(newline + 1)) as unknown };
+    return { value: JSON.parse(kept) as unknown };
   } catch {
     return undefined;
   }
@@ -65,10 +74,9 @@ export function keptValue(folder: string, format: string, text: string): { reado
  * `__proto__`, which JSON.parse would give back as a key of its own.
  */
 export function keepValue(folder: string, format: string, text: string, value: unknown): void {
-  if (text.includes("__proto__")) return;
-  const found = { unfaithful: false };
   // Only a value JSON has text for: undefined itself has none.
-  if (value === undefined) return;
+  if (value === undefined || text.includes("__proto__")) return;
+  const found = { unfaithful: false };
   const json = JSON.stringify(value, (_key, inner: unknown) => {
     if (typeof inner === "number" ? !Number.isFinite(inner) || Object.is(inner, -0) : typeof inner === "object" && inner !== null && !Array.isArray(inner) && Object.getPrototypeOf(inner) !== Object.prototype) {
       found.unfaithful = true;

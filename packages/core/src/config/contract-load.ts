@@ -13,7 +13,7 @@ import { preview } from "../json/render.js";
 import { isObject } from "../pointer.js";
 import { FileRefusedError, readRegularFile } from "../safe-fs.js";
 import type { JsonSchema } from "../types.js";
-import { cacheFolder, entryName, replaceFile } from "./cache.js";
+import { cacheFolder, entryAfter, entryName, replaceFile } from "./cache.js";
 import type { SchemaValidator } from "./validators.js";
 
 /** A contract is a schema of a few kilobytes; a larger file is no contract. */
@@ -130,19 +130,13 @@ async function compiled(schema: JsonSchema, cacheDir: string): Promise<Compiled 
 
 /** The cache entry `cached` when it was compiled from `json`: its claims and its code. */
 function cacheEntry(cached: string, json: string): { readonly claims: ClaimMap; readonly code: string } | undefined {
-  let entry: string;
+  // Not compiled yet, another schema's, or unreadable: compiled now.
+  const kept = entryAfter(cached, json);
+  // The claims' JSON has no line feed either: the next one ends it.
+  const claimsEnd = kept?.indexOf("\n") ?? -1;
+  if (kept === undefined || claimsEnd === -1) return undefined;
   try {
-    entry = readFileSync(cached, "utf8");
-  } catch {
-    // Not compiled yet, or the cache cannot be read: compile it now.
-    return undefined;
-  }
-  // JSON.stringify writes no line feed: the first two end the schema's line and the claims'.
-  const schemaEnd = entry.indexOf("\n");
-  const claimsEnd = schemaEnd === -1 ? -1 : entry.indexOf("\n", schemaEnd + 1);
-  if (claimsEnd === -1 || entry.slice(0, schemaEnd) !== json) return undefined;
-  try {
-    return { claims: JSON.parse(entry.slice(schemaEnd + 1, claimsEnd)) as ClaimMap, code: entry.slice(claimsEnd + 1) };
+    return { claims: JSON.parse(kept.slice(0, claimsEnd)) as ClaimMap, code: kept.slice(claimsEnd + 1) };
   } catch {
     return undefined;
   }
