@@ -62,7 +62,7 @@ export function checkProject(workDir) {
  * the payload Claude Code writes on the hook's standard input (a subagent return that is checked:
  * a known agent, its final message with the return in a ```json fence). returnlint is there both
  * ways the docs give: in node_modules (this build, linked as npm would install it, with
- * node_modules/.bin/returnlint) and as the one-file copy `init claude --vendor` writes.
+ * node_modules/.bin/returnlint) and as the vendored copy `init claude --vendor` writes.
  */
 export function hookProject(workDir, cli, { initConfig = false } = {}) {
   const root = path.join(workDir, initConfig ? "hook-config" : "hook");
@@ -80,6 +80,7 @@ export function hookProject(workDir, cli, { initConfig = false } = {}) {
     [PLAN_PATH]: PLAN,
     [path.relative(root, transcript)]: `${JSON.stringify({ type: "assistant", sessionId, agentId, message: { role: "assistant", content: [{ type: "text", text: message }] } })}\n`,
     ".claude/hooks/returnlint.cjs": readFileSync(path.join(cli, "dist", "returnlint-vendored.cjs")),
+    ".claude/hooks/returnlint.pack": readFileSync(path.join(cli, "dist", "returnlint-vendored.pack")),
   });
   mkdirSync(path.join(root, "node_modules", ".bin"), { recursive: true });
   symlinkSync(cli, path.join(root, "node_modules", "returnlint"), "dir");

@@ -420,7 +420,7 @@ if (runs("7")) {
   const hook = hookProject(WORK, path.join(REPO, "apps", "cli"));
   // The same project after `returnlint init`, with the YAML config it writes (parsed once, then kept in returnlint's cache folder).
   const configured = hookProject(WORK, path.join(REPO, "apps", "cli"), { initConfig: true });
-  // The one-file copy keeps its code caches beside itself: the warm-up runs write them.
+  // The vendored copy keeps its code caches beside itself: the warm-up runs write them.
   for (const { root } of [hook, configured]) rmSync(path.join(root, ".claude", "hooks", ".returnlint-cache"), { recursive: true, force: true });
   const env = { CLAUDE_PROJECT_DIR: hook.root, RETURNLINT_CACHE_DIR: path.join(WORK, "cache") };
   const through = (label, command, extra = {}) => ({ label, argv: ["sh", "-c", command], shell: command, input: hook.payload, env, expectStatus: 0, project: hook.root, ...extra });
@@ -428,14 +428,14 @@ if (runs("7")) {
   const commands = [
     through("node -e 0 (the floor, through sh)", "node -e 0"),
     through("node_modules copy: init claude's default where returnlint is installed", 'node "${CLAUDE_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook claude'),
-    through("one-file copy: init claude's default otherwise, and --vendor", 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude'),
+    through("vendored copy: init claude's default otherwise, and --vendor", 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude'),
     through(
       "docs' bin-or-npx command (docs/hosts.md)",
       'r="$CLAUDE_PROJECT_DIR/node_modules/.bin/returnlint"; [ -x "$r" ] && exec "$r" hook claude; exec npx --no-install returnlint hook claude',
     ),
     through("npx --no-install returnlint hook claude", "npx --no-install returnlint hook claude", { runs: plan.bashRuns }),
     through("node_modules copy, with the YAML config init writes", 'node "${CLAUDE_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook claude', withConfig),
-    through("one-file copy, with the YAML config init writes", 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude', withConfig),
+    through("vendored copy, with the YAML config init writes", 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude', withConfig),
   ];
   // Each command checks the return and passes it: no answer on standard output, a verdict written.
   for (const command of commands.slice(1)) {
@@ -452,16 +452,16 @@ if (runs("7")) {
   const [floor, installed, vendored, , , installedConfigured, vendoredConfigured] = rows;
   sections.push({
     title: "Case 7: the Claude Code hook, per subagent stop (a return checked and passed)",
-    note: `each command through sh -c as Claude Code runs hooks, with a SubagentStop payload on standard input (a known agent, its final message with a v7 return of two artifacts, the transcript beside it) and CLAUDE_PROJECT_DIR set; cwd: bench/.work/hook, where returnlint is this build linked into node_modules and the one-file copy in .claude/hooks/ (its code caches written beside it by the warm-up runs); the last two rows in bench/.work/hook-config, the same project after \`returnlint init\` (its YAML config, the v7 preset, the return's status "completed"), RETURNLINT_CACHE_DIR in bench/.work/cache; ${String(plan.startupRuns)} runs (npx: ${String(plan.bashRuns)}), interleaved`,
+    note: `each command through sh -c as Claude Code runs hooks, with a SubagentStop payload on standard input (a known agent, its final message with a v7 return of two artifacts, the transcript beside it) and CLAUDE_PROJECT_DIR set; cwd: bench/.work/hook, where returnlint is this build linked into node_modules and the vendored copy in .claude/hooks/ (its code caches written beside it by the warm-up runs); the last two rows in bench/.work/hook-config, the same project after \`returnlint init\` (its YAML config, the v7 preset, the return's status "completed"), RETURNLINT_CACHE_DIR in bench/.work/cache; ${String(plan.startupRuns)} runs (npx: ${String(plan.bashRuns)}), interleaved`,
     header: ["command", "min", "median", "max", "median ÷ node -e 0"],
     rows: rows.map((row) => [row.label, ms(row.min), ms(row.median), ms(row.max), ratio(row.median / floor.median)]),
     commands: rows.map((row) => row.shell),
   });
   for (const [name, row] of [
     ["the node_modules copy (installed)", installed],
-    ["the one-file copy (vendored)", vendored],
+    ["the vendored copy (vendored)", vendored],
     ["the node_modules copy with the YAML config init writes", installedConfigured],
-    ["the one-file copy with the YAML config init writes", vendoredConfigured],
+    ["the vendored copy with the YAML config init writes", vendoredConfigured],
   ]) {
     const overFloor = row.median / floor.median;
     target({

@@ -11,7 +11,7 @@
 // - config-schema.mjs: dist/config.schema.json, for editors;
 // - bin.mjs: the bin, its ESM twin, and the V8 code cache a training run makes;
 // - types.mjs: dist/types/ made self-contained (the package installs with no dependencies);
-// - vendor.mjs: dist/returnlint-vendored.cjs, the whole CLI in one file, for `init claude --vendor`.
+// - vendor.mjs: dist/returnlint-vendored.cjs and its .pack, the whole CLI in two files, for `init HOST --vendor`.
 //
 // Each module swap is an esbuild plugin from swap-module.mjs, which fails the build when the
 // module it replaces moved instead of bundling the original without a word.

@@ -17,7 +17,7 @@ const REPORT = "specs/259_prove_completeness/reports/research-001.md";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "returnlint-copilot-cost-"));
 try {
-  /** A project set up by `returnlint init copilot` (installed: node_modules' returnlint; else the one-file copy), with the report its agent returns. */
+  /** A project set up by `returnlint init copilot` (installed: node_modules' returnlint; else the vendored copy), with the report its agent returns. */
   const project = (name, installed) => {
     const root = path.join(scratch, name);
     mkdirSync(path.join(root, path.dirname(REPORT)), { recursive: true });
@@ -54,7 +54,7 @@ try {
     if (run.status !== 0 || run.stdout !== "") throw new Error(`${command} did not pass the return: exit ${String(run.status)}, ${run.stdout}${run.stderr}`);
     return ms;
   };
-  // Warm-up: the one-file copy writes its code cache on its first runs, as the first real stops would.
+  // Warm-up: the vendored copy writes its code cache on its first runs, as the first real stops would.
   for (const entry of commands) for (let i = 0; i < 3; i += 1) once(entry);
   for (const { root } of [installed, vendored]) {
     const verdicts = path.join(root, ".returnlint", "verdicts");

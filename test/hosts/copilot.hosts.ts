@@ -85,7 +85,7 @@ describe("Copilot CLI 1.0.102 with returnlint hook copilot", () => {
     ]);
   });
 
-  it("never blocks a good return (the one-file copy of init copilot --vendor, in a project without returnlint installed)", async () => {
+  it("never blocks a good return (the vendored copy of init copilot --vendor, in a project without returnlint installed)", async () => {
     const root = project({ installed: false, args: ["--vendor"], files: { [REPORT]: "# Research\n\nWritten before.\n" } });
     expect(existsSync(path.join(root, ".github", "hooks", "returnlint.cjs"))).toBe(true);
     const state = copilotHome();

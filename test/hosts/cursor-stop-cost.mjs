@@ -33,7 +33,7 @@ const commandOf = (args) => {
 const commands = {
   "node -e 0": "node -e 0",
   "installed (init cursor)": commandOf([]),
-  "the one-file copy (init cursor --vendor)": commandOf(["--vendor"]),
+  "the vendored copy (init cursor --vendor)": commandOf(["--vendor"]),
   "npx --no-install": "npx --no-install returnlint hook cursor",
 };
 
@@ -76,7 +76,7 @@ function once(name, command) {
 }
 
 try {
-  // Warm-up: the one-file copy writes its code caches beside itself on its first runs.
+  // Warm-up: the vendored copy writes its code caches beside itself on its first runs.
   for (const [name, command] of Object.entries(commands)) for (let i = 0; i < 3; i += 1) once(name, command);
   const times = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
   for (let i = 0; i < runs; i += 1) {

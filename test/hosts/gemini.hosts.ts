@@ -97,7 +97,7 @@ describe("Gemini CLI 0.61.0 with returnlint hook gemini", () => {
     expect(onlyVerdict(root)[1]).toMatchObject({ ok: false, attempts: 2, decision: "allow", allowedBecause: "repeated-feedback" });
   });
 
-  it("leaves Gemini CLI's own generalist alone even with --command research, and never blocks a good return (the one-file copy, --vendor)", async () => {
+  it("leaves Gemini CLI's own generalist alone even with --command research, and never blocks a good return (the vendored copy, --vendor)", async () => {
     const root = await project(["--vendor"]);
     const settings = settingsOf(root) as { hooks: { AfterTool: { hooks: { command: string }[] }[] } };
     const hook = settings.hooks.AfterTool[0]?.hooks[0];

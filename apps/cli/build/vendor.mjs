@@ -1,12 +1,13 @@
-// dist/returnlint-vendored.cjs: returnlint in one file, which `returnlint init claude --vendor` copies
-// into a project that has no package.json or node_modules (a hook command runs it with `node`).
-// It is the bin's loader (src/loader.cjs) followed by the bundle and every chunk, packed: one
-// brotli stream in base64 on a single `//` comment line. Node reads and scans the whole file at every
-// start (a megabyte of comment lines cost a `node -e 0` a fifth again), so what it reads is kept to a
-// third of the files' size; a run unpacks a file only when the copy's folder does not hold it yet
+// dist/returnlint-vendored.cjs and dist/returnlint-vendored.pack: returnlint in two files, which
+// `returnlint init HOST --vendor` copies into a project that has no package.json or node_modules (a
+// hook command runs the first with `node`). The first is the bin's loader (src/loader.cjs); the
+// second, beside it, the bundle and every chunk, packed: one brotli stream. Node reads and scans the
+// whole of the file it runs at every start (the pack as half a megabyte of base64 on a comment line
+// of the same file cost every hook stop a tenth of a `node -e 0`), so the file it runs is the loader
+// alone, and the pack is read only by a run that unpacks a file its copy's folder does not hold yet
 // (the loader writes it there, beside its code cache). The loader's EMBEDDED line says where each
-// file is in the unpacked stream, EMBEDDED_PACK where the pack is in this file; EMBEDDED_ID, a hash
-// of what it packs, names the folder.
+// file is in the unpacked stream, EMBEDDED_PACK the pack's size; EMBEDDED_ID, a hash of what it
+// packs, names the folder.
 import { Buffer, isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -44,24 +45,18 @@ export function writeVendored(cli, dist) {
   if (importing !== undefined) throw new Error(`dist/${importing} has an import(): the vendored copy compiles it with node:vm, which cannot load it (build it with supported: { "dynamic-import": false })`);
   const all = Buffer.concat(files);
   const id = createHash("sha256").update(all).digest("hex").slice(0, 16);
-  const pack = brotliCompressSync(all, { params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: all.length } }).toString("base64");
+  const pack = brotliCompressSync(all, { params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: all.length } });
   const where = {};
   let at = 0;
   for (const [index, name] of names.entries()) {
     where[name] = [at, files[index].length];
     at += files[index].length;
   }
-  // The pack's offset depends on the header's length, which depends on the offset: it is written
-  // padded to a fixed width, so that the header's length is known before it is.
-  const width = 10;
-  const header = (offset) =>
-    `${loader
-      .replace(EMBEDDED_LINE, () => `const EMBEDDED=${JSON.stringify(where)};`)
-      .replace(PACK_LINE, () => `const EMBEDDED_PACK=[${String(offset).padStart(width)}, ${String(pack.length)}];`)
-      .replace(ID_LINE, () => `const EMBEDDED_ID="${id}";`)
-      .trimEnd()}\n// The bundle and its chunks, packed, read by the loader above (EMBEDDED_PACK):\n//`;
-  const offset = Buffer.byteLength(header(0), "utf8");
-  const text = header(offset);
-  if (Buffer.byteLength(text, "utf8") !== offset) throw new Error("the vendored copy's header changed length with its offset");
-  writeFileSync(new URL("returnlint-vendored.cjs", dist), `${text}${pack}\n`, { mode: 0o644 });
+  const text = `${loader
+    .replace(EMBEDDED_LINE, () => `const EMBEDDED=${JSON.stringify(where)};`)
+    .replace(PACK_LINE, () => `const EMBEDDED_PACK=${String(pack.length)};`)
+    .replace(ID_LINE, () => `const EMBEDDED_ID="${id}";`)
+    .trimEnd()}\n`;
+  writeFileSync(new URL("returnlint-vendored.cjs", dist), text, { mode: 0o644 });
+  writeFileSync(new URL("returnlint-vendored.pack", dist), pack, { mode: 0o644 });
 }

@@ -79,7 +79,7 @@ export function writeOutput(file: string, text: string): void {
  * a file returnlint itself keeps inside the project (a host's settings), never reached
  * through a symlink that something in the project planted. A regular file keeps its mode.
  */
-export function writeInside(root: string, names: readonly string[], text: string): void {
+export function writeInside(root: string, names: readonly string[], text: string | Buffer): void {
   const shown = path.join(root, ...names);
   let dir: SafeDir;
   try {

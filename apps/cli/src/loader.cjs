@@ -7,12 +7,13 @@
 //
 // The same loader is the self-contained copy `returnlint init claude --vendor` puts in a project
 // (dist/returnlint-vendored.cjs, build/vendor.mjs): there the bundle and every chunk are packed into
-// one brotli-compressed comment line (EMBEDDED_PACK), and the file runs with nothing beside it. Node
-// reads and scans the whole copy at every start, so it is kept small: packed, a third of the
-// package's files. The first run on a machine that needs a file unpacks it into a folder beside the
-// copy that git ignores (VENDORED_CACHE), with the code cache V8 makes for it (caches cannot ship:
-// V8 takes only those of the Node version that made them), and the runs after it read both from
-// there, as fast as the package's bin.
+// one brotli stream in a file beside it (`returnlint.pack` next to `returnlint.cjs`), and the two run
+// with nothing else. Node reads and scans the whole of the file it runs at every start (half a
+// megabyte of packed text in it cost a hook a tenth of a `node -e 0`), so the file it runs holds
+// this loader alone. The first run on a machine that needs a file unpacks it into a folder beside
+// the copy that git ignores (VENDORED_CACHE), with the code cache V8 makes for it (caches cannot
+// ship: V8 takes only those of the Node version that made them), and the runs after it read both
+// from there, as fast as the package's bin: the pack is read only to unpack.
 "use strict";
 /**
  * Node's built-in modules as they are, without a trip through the module loader's resolution
@@ -27,16 +28,18 @@ const { Buffer, isAscii } = builtin("node:buffer");
 
 /**
  * In the vendored copy, whose build replaces this line: where each of the package's files
- * (`cli.cjs`, `chunks/NAME.cjs`) is in the unpacked EMBEDDED_PACK, as `[byte offset, length]`;
+ * (`cli.cjs`, `chunks/NAME.cjs`) is in the unpacked pack (PACK_FILE), as `[byte offset, length]`;
  * null in the package, which reads them beside this file.
  */
 const EMBEDDED = null;
-/** In the vendored copy: where its pack is in this file, `[byte offset, length]` of the base64 of the brotli-compressed files, after `//`. */
+/** In the vendored copy: the size in bytes of its pack, the brotli-compressed files, in PACK_FILE. */
 const EMBEDDED_PACK = null;
 /** The vendored copy's identity (a hash of the files it packs, written by its build): what it unpacks and its code caches are kept under it. */
 const EMBEDDED_ID = "";
 /** The self-contained copy of returnlint, for `init claude --vendor`: this file when it is one, else the package's. */
 const SELF_CONTAINED = EMBEDDED === null ? path.join(__dirname, "returnlint-vendored.cjs") : __filename;
+/** The self-contained copy's pack: the file beside it with its name, `.pack` for `.cjs` (`returnlint.pack`). */
+const PACK_FILE = path.join(path.dirname(SELF_CONTAINED), `${path.basename(SELF_CONTAINED, path.extname(SELF_CONTAINED))}.pack`);
 
 /**
  * Node's own CommonJS wrapper, written out (node:module would load the ESM loader's modules too),
@@ -158,19 +161,31 @@ const pending = [];
 /** The vendored copy's files, unpacked once per run that needs one its folder does not hold yet. */
 let unpacked;
 
-/** The files EMBEDDED_PACK holds, one after another, decompressed (node:zlib is loaded only here). */
+/**
+ * The files the pack holds, one after another, decompressed (node:zlib is loaded only here). A pack
+ * that is missing or is another copy's (its size is not EMBEDDED_PACK) is said in one sentence.
+ */
 function unpack() {
   if (unpacked !== undefined) return unpacked;
-  const [offset, length] = EMBEDDED_PACK;
-  const self = openSync(__filename, "r");
-  const packed = Buffer.allocUnsafeSlow(length);
+  const fix = `the vendored copy is ${path.basename(__filename)} with ${path.basename(PACK_FILE)} beside it, both written by \`returnlint init HOST --vendor\``;
+  let pack;
+  try {
+    pack = opened(PACK_FILE);
+  } catch (error) {
+    throw new Error(`${PACK_FILE} cannot be read (${error instanceof Error && "code" in error ? String(error.code) : String(error)}): ${fix}`, { cause: error });
+  }
+  if (pack.size !== EMBEDDED_PACK) {
+    closeSync(pack.fd);
+    throw new Error(`${PACK_FILE} is not this copy's pack (${String(pack.size)} bytes, not ${String(EMBEDDED_PACK)}): ${fix}`);
+  }
+  const packed = Buffer.allocUnsafeSlow(pack.size);
   try {
     let filled = 0;
-    for (let read = -1; read !== 0 && filled < length; filled += read) read = readSync(self, packed, filled, length - filled, offset + filled);
+    for (let read = -1; read !== 0 && filled < pack.size; filled += read) read = readSync(pack.fd, packed, filled, pack.size - filled, null);
   } finally {
-    closeSync(self);
+    closeSync(pack.fd);
   }
-  unpacked = builtin("node:zlib").brotliDecompressSync(Buffer.from(packed.toString("latin1"), "base64"));
+  unpacked = builtin("node:zlib").brotliDecompressSync(packed);
   return unpacked;
 }
 
@@ -292,8 +307,8 @@ if (EMBEDDED === null) {
 } else {
   Object.defineProperty(globalThis, Symbol.for("returnlint.ruleWorker"), { get: vendoredRuleWorker, configurable: true });
 }
-// `returnlint init claude --vendor` copies this returnlint in one file into a project.
-globalThis[Symbol.for("returnlint.selfContained")] = SELF_CONTAINED;
+// `returnlint init claude --vendor` copies this returnlint, the loader and its pack, into a project.
+globalThis[Symbol.for("returnlint.selfContained")] = [SELF_CONTAINED, PACK_FILE];
 
 /** The vendored copy's rule thread as a file in its folder (unpacked whole, once); undefined when it cannot be written. */
 function vendoredRuleWorker() {

@@ -14,7 +14,7 @@ const REPORT = "specs/259_prove_completeness/reports/research-001.md";
 const VENDORED = path.join(REPO, "apps", "cli", "dist", "returnlint-vendored.cjs");
 const INSTALLED_COMMAND = 'node "${CURSOR_PROJECT_DIR:-.}"/node_modules/returnlint/dist/returnlint.cjs hook cursor';
 const VENDORED_COMMAND = 'node "${CURSOR_PROJECT_DIR:-.}"/.cursor/hooks/returnlint.cjs hook cursor';
-const WROTE_COPY = "Wrote .cursor/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n";
+const WROTE_COPY = "Wrote .cursor/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs.\nWrote .cursor/hooks/returnlint.pack, returnlint 0.1.0 packed, which its loader unpacks.\n";
 const CLOUD = "Cursor's cloud agents run no stop hooks: their subagents' returns are not checked there; gate that work on returnlint check (docs/hosts.md).\n";
 
 
@@ -94,11 +94,12 @@ describe("returnlint init cursor", SLOW, () => {
     const init = returnlint(["init", "cursor"], { cwd: root });
     expect(init.stdout).toBe(
       `${WROTE_COPY}Added the returnlint subagentStop hook to .cursor/hooks.json (matcher "^(lean-research-agent)$").\n` +
-        "Next: commit .cursor/hooks/returnlint.cjs with .cursor/hooks.json: Cursor runs it with node, nothing to install\n" +
+        "Next: commit .cursor/hooks/returnlint.cjs and returnlint.pack with .cursor/hooks.json: Cursor runs it with node, nothing to install\n" +
         CLOUD,
     );
     expect(ourEntry(root)).toEqual({ matcher: "^(lean-research-agent)$", command: VENDORED_COMMAND, timeout: 30, loop_limit: 10 });
     expect(readFileSync(path.join(root, ".cursor", "hooks", "returnlint.cjs"))).toEqual(readFileSync(VENDORED));
+    expect(readFileSync(path.join(root, ".cursor", "hooks", "returnlint.pack"))).toEqual(readFileSync(VENDORED.replace(/\.cjs$/, ".pack")));
     expect(JSON.parse(runAsCursor(root, subagentStop(root, researchReturnText([REPORT]))).stdout)).toHaveProperty("followup_message");
 
     const installed = project({});
@@ -156,7 +157,7 @@ describe("returnlint init cursor", SLOW, () => {
     const root = project({ ".cursor/agents/planner.md": agentMarkdown("planner") });
     const run = returnlint(["init", "cursor", "--dry-run"], { cwd: root });
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("Would write .cursor/hooks/returnlint.cjs, returnlint 0.1.0 in one file (--dry-run: nothing written).");
+    expect(run.stdout).toContain("Would write .cursor/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs (--dry-run: nothing written).");
     expect(run.stdout).toContain('Would add the returnlint subagentStop hook to .cursor/hooks.json (matcher "^(planner)$") (--dry-run: nothing written). .cursor/hooks.json would read:\n{\n  "version": 1,\n  "hooks": {');
     expect(existsSync(path.join(root, ".cursor", "hooks.json"))).toBe(false);
     expect(existsSync(path.join(root, ".cursor", "hooks"))).toBe(false);
@@ -260,7 +261,7 @@ describe("returnlint doctor --host cursor", SLOW, () => {
   };
   it.each([
     ["a matcher that leaves out an agent added since", addPlanner, '  ✗ the subagentStop matcher "^(lean-research-agent)$" does not take planner (/plan): it stops unchecked'],
-    ["a command that cannot run (the one-file copy not committed)", removeCopy, '  ✗ the hook command does not run as a hook from the project (tried with a stop of an agent it leaves alone: exit 1, "Error: Cannot find module'],
+    ["a command that cannot run (the vendored copy not committed)", removeCopy, '  ✗ the hook command does not run as a hook from the project (tried with a stop of an agent it leaves alone: exit 1, "Error: Cannot find module'],
     ["returnlint moved to stop, which carries no final message", onStopOnly, '  ✗ no subagentStop entry of .cursor/hooks.json runs "returnlint hook cursor": subagents stop unchecked; run "returnlint init cursor"'],
   ])("says what cannot work and exits 1: %s", (_name, change, line) => {
     const root = project({ ".cursor/agents/lean-research-agent.md": agentMarkdown("lean-research-agent") });

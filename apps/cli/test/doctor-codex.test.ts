@@ -19,12 +19,12 @@ afterAll(() => {
 
 const COMMAND = 'node "$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/.codex/hooks/returnlint.cjs hook codex';
 
-/** A project with two agents, a hooks.json holding `entry` after another team's hook, and the one-file copy. */
+/** A project with two agents, a hooks.json holding `entry` after another team's hook, and the vendored copy. */
 function codexProject(entry: Record<string, unknown> | undefined, files: Readonly<Record<string, unknown>> = {}): string {
   return project({
     ".codex/agents/lean-research-agent.toml": agentToml("lean-research-agent"),
     ".codex/agents/planner.toml": agentToml("planner"),
-    ".codex/hooks/returnlint.cjs": "// the one-file copy\n",
+    ".codex/hooks/returnlint.cjs": "// the vendored copy\n",
     ...(entry === undefined ? {} : { ".codex/hooks.json": { hooks: { SubagentStop: [{ hooks: [{ type: "command", command: "lint-x" }] }, entry] } } }),
     ...files,
   });

@@ -23,7 +23,7 @@ function doctor(root: string, env: Record<string, string>) {
   return returnlint(["doctor", "--host", "copilot"], { cwd: root, env: { COPILOT_HOME: "", COPILOT_ALLOW_ALL: "", ...env } });
 }
 
-/** A project set up by `returnlint init copilot` (the one-file copy), with a research agent. */
+/** A project set up by `returnlint init copilot` (the vendored copy), with a research agent. */
 function initialised(files: Record<string, unknown> = {}): string {
   const root = project({ ".github/agents/lean-research-agent.agent.md": agentMarkdown("lean-research-agent"), ...files });
   expect(returnlint(["init", "copilot"], { cwd: root }).status).toBe(0);

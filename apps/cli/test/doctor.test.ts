@@ -35,7 +35,7 @@ describe("returnlint doctor: Claude Code", () => {
       /^Claude Code \(returnlint hook claude\)\n {2}✓ \.claude\/settings\.json runs returnlint when a subagent stops \(SubagentStop, matcher "lean-research-agent\|planner-agent"\)\n {2}✓ the hook runs for lean-research-agent \(\/research\) and planner-agent \(\/plan\)\n {2}✓ the hook command runs from the project \(tried with a stop of an agent it leaves alone: exit 0 in \d+ ms\)\n\nEvery host checked can run returnlint\.\n$/,
     );
     expect(run.status).toBe(0);
-    // The one-file copy keeps its code cache beside itself from its first run on, a doctor's or a host's.
+    // The vendored copy keeps its code cache beside itself from its first run on, a doctor's or a host's.
     expect(listing(root).filter((file) => !file.includes(".returnlint-cache"))).toEqual(before);
   });
 

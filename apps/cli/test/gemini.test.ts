@@ -39,7 +39,7 @@ function geminiHome(root: string, options: { readonly trust?: string | null; rea
   return home;
 }
 
-/** A project set up as `init gemini` leaves it (the one-file copy and the hook), with two agents. */
+/** A project set up as `init gemini` leaves it (the vendored copy and the hook), with two agents. */
 function initialised(): string {
   const root = project({ ".gemini/agents/lean-research-agent.md": agentMarkdown("lean-research-agent"), ".gemini/agents/planner-agent.md": agentMarkdown("planner-agent") });
   expect(returnlint(["init", "gemini"], { cwd: root }).status).toBe(0);
@@ -67,9 +67,9 @@ describe("returnlint init gemini", () => {
     const run = returnlint(["init", "gemini"], { cwd: root });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      "Wrote .gemini/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n" +
+      "Wrote .gemini/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs.\nWrote .gemini/hooks/returnlint.pack, returnlint 0.1.0 packed, which its loader unpacks.\n" +
         'Added the returnlint AfterTool hook to .gemini/settings.json (matcher "invoke_agent": it checks lean-research-agent).\n' +
-        "Next: commit .gemini/hooks/returnlint.cjs with .gemini/settings.json: the hook runs it with node, nothing to install.\n" +
+        "Next: commit .gemini/hooks/returnlint.cjs and returnlint.pack with .gemini/settings.json: the hook runs it with node, nothing to install.\n" +
         "Gemini CLI runs this hook only in a trusted folder and loads the agents of .gemini/agents/ only once you acknowledge them, and init does neither for you: " +
         'start gemini in this folder, trust it when asked (~/.gemini/trustedFolders.json records it; headless runs take GEMINI_CLI_TRUST_WORKSPACE=true instead) and choose "Acknowledge and Enable" for the agents it lists (again after each edit of an agent file); ' +
         '"returnlint doctor --host gemini" says whether both are done.\n',

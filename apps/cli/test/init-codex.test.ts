@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,9 +22,9 @@ describe("returnlint init codex", () => {
     const run = returnlint(["init", "codex"], { cwd: root });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("Wrote .codex/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n");
+    expect(run.stdout).toContain("Wrote .codex/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs.\nWrote .codex/hooks/returnlint.pack, returnlint 0.1.0 packed, which its loader unpacks.\n");
     expect(run.stdout).toContain('Added the returnlint SubagentStop hook to .codex/hooks.json (matcher "^(lean-research-agent|planner|proof_writer)$").\n');
-    expect(run.stdout).toContain("Next: commit .codex/hooks/returnlint.cjs with .codex/hooks.json: the hook runs it with node, nothing to install.\n");
+    expect(run.stdout).toContain("Next: commit .codex/hooks/returnlint.cjs and returnlint.pack with .codex/hooks.json: the hook runs it with node, nothing to install.\n");
     expect(run.stdout).toContain(`${TRUST}: start codex in this project (trust the project when it asks), open /hooks, review the SubagentStop hook that runs returnlint and trust it`);
     expect(run.stdout).toContain("init does not trust it for you.");
     // The other hooks keep their places: Codex names a trusted hook by its place.
@@ -33,7 +34,9 @@ describe("returnlint init codex", () => {
         SubagentStop: [{ hooks: [{ type: "command", command: "notify" }] }, { matcher: "^(lean-research-agent|planner|proof_writer)$", hooks: [VENDORED] }],
       },
     });
-    expect(statSync(path.join(root, ".codex", "hooks", "returnlint.cjs")).size).toBeGreaterThan(100_000);
+    // The copy: its loader, and the bundle packed beside it.
+    expect(statSync(path.join(root, ".codex", "hooks", "returnlint.pack")).size).toBeGreaterThan(100_000);
+    expect(execFileSync(process.execPath, [path.join(root, ".codex", "hooks", "returnlint.cjs"), "--version"], { encoding: "utf8" })).toBe("0.1.0\n");
   });
 
   it("is idempotent, and updates the matcher when the agents change, keeping the hook's options and saying Codex must trust it again", () => {

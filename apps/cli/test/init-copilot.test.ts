@@ -34,19 +34,20 @@ function runHook(root: string, message: string) {
 const SLOW = { timeout: 60_000 };
 
 describe("returnlint init copilot", SLOW, () => {
-  it("in a project without returnlint installed: the one-file copy and its hook, which blocks a phantom return and passes a good one", () => {
+  it("in a project without returnlint installed: the vendored copy and its hook, which blocks a phantom return and passes a good one", () => {
     const root = project({ ".github/agents/lean-research-agent.agent.md": agentMarkdown("lean-research-agent"), ".github/agents/helper.agent.md": agentMarkdown("helper", "prose") });
     const init = returnlint(["init", "copilot"], { cwd: root });
     expect(init.stderr).toBe("");
     expect(init.stdout).toBe(
-      "Wrote .github/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n" +
+      "Wrote .github/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs.\nWrote .github/hooks/returnlint.pack, returnlint 0.1.0 packed, which its loader unpacks.\n" +
         "Added the returnlint subagentStop hook to .github/hooks/returnlint.json (no matcher: Copilot CLI runs it for every subagent; it checks lean-research-agent).\n" +
-        "Next: commit .github/hooks/returnlint.cjs with .github/hooks/returnlint.json: the hook runs it with node, nothing to install\n" +
+        "Next: commit .github/hooks/returnlint.cjs and returnlint.pack with .github/hooks/returnlint.json: the hook runs it with node, nothing to install\n" +
         TRUST(root),
     );
     expect(init.status).toBe(0);
     expect(hooksOf(root)).toEqual({ version: 1, hooks: { subagentStop: [entry(VENDORED_COMMAND)] } });
     expect(readFileSync(path.join(root, ".github", "hooks", "returnlint.cjs"))).toEqual(readFileSync(VENDORED));
+    expect(readFileSync(path.join(root, ".github", "hooks", "returnlint.pack"))).toEqual(readFileSync(VENDORED.replace(/\.cjs$/, ".pack")));
 
     const blocked = runHook(root, finalMessage([REPORT]));
     expect(blocked.status).toBe(0);

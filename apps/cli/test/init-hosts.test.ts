@@ -8,10 +8,10 @@ import { agentMarkdown } from "@returnlint/testing";
 const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 
 const settingsOf = (root: string) => JSON.parse(readFileSync(path.join(root, ".claude", "settings.json"), "utf8")) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
-// A project without returnlint in node_modules: init writes the one-file copy and runs it with node (init-vendor.test.ts runs it).
+// A project without returnlint in node_modules: init writes the vendored copy and runs it with node (init-vendor.test.ts runs it).
 const HOOK = { type: "command", command: 'node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude', timeout: 30 };
-const WROTE_COPY = "Wrote .claude/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n";
-const NEXT = "Next: commit .claude/hooks/returnlint.cjs with .claude/settings.json: the hook runs it with node, nothing to install";
+const WROTE_COPY = "Wrote .claude/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs.\nWrote .claude/hooks/returnlint.pack, returnlint 0.1.0 packed, which its loader unpacks.\n";
+const NEXT = "Next: commit .claude/hooks/returnlint.cjs and returnlint.pack with .claude/settings.json: the hook runs it with node, nothing to install";
 
 describe("returnlint init claude", () => {
   it("adds the hook next to the other hooks, with a matcher of the agents returnlint checks", () => {
@@ -139,7 +139,7 @@ describe("returnlint init claude", () => {
     const root = project({ ".claude/agents/planner.md": agentMarkdown("planner") });
     const run = returnlint(["init", "claude", "--dry-run"], { cwd: root });
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("Would write .claude/hooks/returnlint.cjs, returnlint 0.1.0 in one file (--dry-run: nothing written).");
+    expect(run.stdout).toContain("Would write .claude/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs (--dry-run: nothing written).");
     expect(run.stdout).toContain('Would add the returnlint SubagentStop hook to .claude/settings.json (matcher "planner") (--dry-run: nothing written). .claude/settings.json would read:\n{\n  "hooks": {');
     expect(existsSync(path.join(root, ".claude"))).toBe(true);
     expect(existsSync(path.join(root, ".claude", "settings.json"))).toBe(false);

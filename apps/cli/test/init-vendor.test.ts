@@ -2,7 +2,7 @@
 // the command exactly as .claude/settings.json holds it, through `sh -c`, with a SubagentStop payload
 // on standard input, in a repository that has no package.json, no lockfile and no node_modules.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { finalMessage, subagentStop } from "./claude-payloads.js";
@@ -40,16 +40,17 @@ const GOOD = finalMessage([REPORT], "researched");
 const SLOW = { timeout: 60_000 };
 
 describe("returnlint init claude --vendor, in a repository without package.json or node_modules", SLOW, () => {
-  it("writes one file and a hook command that runs it with node; the hook passes a good return and blocks a phantom one", () => {
+  it("writes the loader, its pack beside it and a hook command that runs the loader with node; the hook passes a good return and blocks a phantom one", () => {
     const root = repository();
     const init = returnlint(["init", "claude", "--vendor"], { cwd: root });
     expect(init.stderr).toBe("");
     expect(init.status).toBe(0);
-    expect(init.stdout).toContain("Wrote .claude/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n");
-    expect(init.stdout).toContain("Next: commit .claude/hooks/returnlint.cjs with .claude/settings.json: the hook runs it with node, nothing to install\n");
+    expect(init.stdout).toContain("Wrote .claude/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs.\nWrote .claude/hooks/returnlint.pack, returnlint 0.1.0 packed, which its loader unpacks.\n");
+    expect(init.stdout).toContain("Next: commit .claude/hooks/returnlint.cjs and returnlint.pack with .claude/settings.json: the hook runs it with node, nothing to install\n");
     expect(commandOf(root)).toBe('node "${CLAUDE_PROJECT_DIR:-.}"/.claude/hooks/returnlint.cjs hook claude');
     expect(settingsOf(root).hooks.SubagentStop[0]?.matcher).toBe("lean-research-agent");
     expect(readFileSync(path.join(root, ".claude", "hooks", "returnlint.cjs"))).toEqual(readFileSync(VENDORED));
+    expect(readFileSync(path.join(root, ".claude", "hooks", "returnlint.pack"))).toEqual(readFileSync(VENDORED.replace(/\.cjs$/, ".pack")));
     // Nothing of npm's appeared.
     expect(["package.json", "package-lock.json", "node_modules"].filter((name) => existsSync(path.join(root, name)))).toEqual([]);
 
@@ -84,16 +85,39 @@ describe("returnlint init claude --vendor, in a repository without package.json 
     expect(readdirSync(path.join(caches, folder ?? "")).sort()).toEqual(["cli.cjs", "cli.cjs.hook.cache"]);
     expect(readFileSync(path.join(caches, ".gitignore"), "utf8")).toMatch(/^\*$/m);
     expect(readdirSync(home)).toEqual([]);
-    // git sees the one file, not its caches.
+    // git sees the copy's two files, not its caches.
     execFileSync("git", ["init", "-q"], { cwd: root });
-    expect(execFileSync("git", ["status", "--porcelain", "--untracked-files=all", ".claude/hooks"], { cwd: root, encoding: "utf8" })).toBe("?? .claude/hooks/returnlint.cjs\n");
+    expect(execFileSync("git", ["status", "--porcelain", "--untracked-files=all", ".claude/hooks"], { cwd: root, encoding: "utf8" })).toBe("?? .claude/hooks/returnlint.cjs\n?? .claude/hooks/returnlint.pack\n");
     // A cache it cannot write (a read-only folder) costs only speed.
     rmSync(caches, { recursive: true });
     writeFileSync(caches, "not a folder");
     expect(runHook(root, GOOD, { home }).status).toBe(0);
   });
 
-  it("runs custom rules in their thread from the one file", () => {
+  it("runs a file of a few kilobytes at each stop: the pack is read only to unpack, and a copy without it says so in one sentence (exit 2)", () => {
+    const root = repository();
+    returnlint(["init", "claude", "--vendor"], { cwd: root });
+    const hooks = path.join(root, ".claude", "hooks");
+    // Node reads and scans the whole of the file it runs: the loader alone, not the packed bundle.
+    expect(statSync(path.join(hooks, "returnlint.cjs")).size).toBeLessThan(32 * 1024);
+    expect(runHook(root, GOOD).status).toBe(0);
+    // Unpacked on the first stop: later stops never read the pack.
+    renameSync(path.join(hooks, "returnlint.pack"), path.join(root, "elsewhere.pack"));
+    expect(runHook(root, GOOD)).toEqual({ status: 0, stdout: "", stderr: "" });
+    // A clone where the pack was not committed: nothing unpacked yet, nothing to unpack from.
+    rmSync(path.join(hooks, ".returnlint-cache"), { recursive: true });
+    const missing = spawnSync(process.execPath, [path.join(hooks, "returnlint.cjs"), "--version"], { cwd: root, encoding: "utf8" });
+    expect(missing.status).toBe(2);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toBe(`returnlint: cannot load its bundle (${path.join(hooks, "returnlint.pack")} cannot be read (ENOENT): the vendored copy is returnlint.cjs with returnlint.pack beside it, both written by \`returnlint init HOST --vendor\`); reinstall returnlint\n`);
+    // Another version's pack.
+    writeFileSync(path.join(hooks, "returnlint.pack"), "not this copy's pack");
+    expect(spawnSync(process.execPath, [path.join(hooks, "returnlint.cjs"), "--version"], { cwd: root, encoding: "utf8" }).stderr).toContain(`returnlint.pack is not this copy's pack (20 bytes, not ${String(statSync(VENDORED.replace(/\.cjs$/, ".pack")).size)})`);
+    renameSync(path.join(root, "elsewhere.pack"), path.join(hooks, "returnlint.pack"));
+    expect(runHook(root, GOOD).status).toBe(0);
+  });
+
+  it("runs custom rules in their thread from the vendored copy", () => {
     const root = repository({
       "rules/no-researched.mjs": `export default { id: "no-researched", meta: { description: "d", docs: "https://example.com", schema: {}, defaultOptions: {}, messages: { found: { text: "status is researched" } } }, check(context) { if (context.value.status === "researched") context.report({ messageId: "found", pointer: "/status" }); } };\n`,
       "returnlint.config.json": { preset: "v7", rules: { "./rules/no-researched.mjs": "error" } },
@@ -106,8 +130,9 @@ describe("returnlint init claude --vendor, in a repository without package.json 
 
   it("updates a copy of another version when run again, and changes nothing when it is this one", () => {
     const root = repository({ ".claude/hooks/returnlint.cjs": "// returnlint 0.0.9\n" });
-    expect(returnlint(["init", "claude", "--vendor"], { cwd: root }).stdout).toContain("Updated .claude/hooks/returnlint.cjs, returnlint 0.1.0 in one file.\n");
+    expect(returnlint(["init", "claude", "--vendor"], { cwd: root }).stdout).toContain("Updated .claude/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs.\n");
     expect(readFileSync(path.join(root, ".claude", "hooks", "returnlint.cjs"))).toEqual(readFileSync(VENDORED));
+    expect(readFileSync(path.join(root, ".claude", "hooks", "returnlint.pack"))).toEqual(readFileSync(VENDORED.replace(/\.cjs$/, ".pack")));
     expect(returnlint(["init", "claude", "--vendor"], { cwd: root }).stdout).toBe(".claude/settings.json already runs returnlint; nothing to change.\n");
   });
 
@@ -119,6 +144,7 @@ describe("returnlint init claude --vendor, in a repository without package.json 
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(readFileSync(path.join(second, ".claude", "hooks", "returnlint.cjs"))).toEqual(readFileSync(VENDORED));
+    expect(readFileSync(path.join(second, ".claude", "hooks", "returnlint.pack"))).toEqual(readFileSync(VENDORED.replace(/\.cjs$/, ".pack")));
     expect(JSON.parse(runHook(second, PHANTOM).stdout)).toMatchObject({ decision: "block" });
   });
 

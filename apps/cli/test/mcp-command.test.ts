@@ -29,11 +29,12 @@ describe("returnlint mcp", { timeout: 60_000 }, () => {
   });
 
   it("where no server can be found, says what to run: exit 2, a sentence, no stack trace", () => {
-    // The one-file copy, in a project of its own: no node_modules, no clone around it.
+    // The vendored copy, in a project of its own: no node_modules, no clone around it.
     const root = project({});
     const copy = path.join(root, ".claude", "hooks", "returnlint.cjs");
     mkdirSync(path.dirname(copy), { recursive: true });
     copyFileSync(path.join(REPO, "apps", "cli", "dist", "returnlint-vendored.cjs"), copy);
+    copyFileSync(path.join(REPO, "apps", "cli", "dist", "returnlint-vendored.pack"), path.join(path.dirname(copy), "returnlint.pack"));
     const run = mcp(root, copy);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("returnlint mcp runs the server of the @returnlint/mcp package, which is not installed here.");

@@ -112,12 +112,13 @@ describe("verdicts as OpenTelemetry events", { timeout: 60_000 }, () => {
     });
   });
 
-  it("the one-file copy (init claude --vendor) sends the hook's verdict too, at its first stop and from its code caches after", async () => {
+  it("the vendored copy (init claude --vendor) sends the hook's verdict too, at its first stop and from its code caches after", async () => {
     receiver = await startOtlpReceiver();
     const root = project({});
     const hook = path.join(root, ".claude", "hooks", "returnlint.cjs");
     mkdirSync(path.dirname(hook), { recursive: true });
     copyFileSync(path.join(path.dirname(BIN), "returnlint-vendored.cjs"), hook);
+    copyFileSync(path.join(path.dirname(BIN), "returnlint-vendored.pack"), path.join(path.dirname(hook), "returnlint.pack"));
     const payload = JSON.stringify(subagentStop({ cwd: root, message: finalMessage(["specs/259_prove_completeness/reports/research-001.md"]) }));
     for (let stop = 1; stop <= 2; stop += 1) {
       // A fresh ledger each time: the second stop is a first block too, not a repeat the hook gives up on.

@@ -243,10 +243,11 @@ describe("returnlint-mcp over stdio, driven by the SDK's Client", { timeout: 30_
   });
 
   it("returnlint mcp without @returnlint/mcp installed says what to run (exit 2), and writes nothing on standard output", () => {
-    // returnlint in one file (init claude --vendor), away from this clone, whose server the CLI would find.
+    // returnlint's vendored copy (init claude --vendor), away from this clone, whose server the CLI would find.
     const root = tempProject();
     const copy = path.join(root, "returnlint.cjs");
     copyFileSync(path.join(path.dirname(CLI), "returnlint-vendored.cjs"), copy);
+    copyFileSync(path.join(path.dirname(CLI), "returnlint-vendored.pack"), path.join(root, "returnlint.pack"));
     // Not the test runner's environment: pnpm's NODE_PATH would find the workspace's copy.
     const ran = spawnSync(process.execPath, [copy, "mcp"], { cwd: root, input: "", encoding: "utf8", timeout: 20_000, env: { PATH: process.env.PATH ?? "", HOME: root } });
     expect(ran.status).toBe(2);

@@ -11,7 +11,7 @@ Says whether each host set up in this project will really run returnlint when a
 subagent stops: what to run when "nothing happens". For each host: is the hook
 registered for the right event, does its matcher take the project's agents
 (named), does its command run from the project (doctor runs it once, with a
-stop of an agent the hook leaves alone: it writes nothing, but a one-file
+stop of an agent the hook leaves alone: it writes nothing, but a vendored
 copy's code cache on its first run, as any stop would), is it trusted
 where the host skips untrusted hooks without a word, would a built-in agent be
 sent back. Each line is a sentence: ✓ fine, ! worth knowing, ✗ cannot work.

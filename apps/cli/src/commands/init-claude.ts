@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isObject, ReturnlintError } from "@returnlint/core";
-import { agentDefinitions, checkedAgents, containerAt, edited, hookEntryChange, matcherFor, MAX_VENDORED_BYTES, openSettings, put, readIfRegular, loadedByClaude, type Change, type HostSetup } from "./init-settings.js";
+import { agentDefinitions, bytesIfRegular, checkedAgents, containerAt, edited, hookEntryChange, matcherFor, MAX_VENDORED_BYTES, openSettings, put, loadedByClaude, type Change, type HostSetup } from "./init-settings.js";
 
 /** The version being built (esbuild's define; build.mjs). */
 declare const RETURNLINT_VERSION: string;
@@ -12,7 +12,11 @@ declare const RETURNLINT_VERSION: string;
  * in the project's root, which "." then is. Quoted: a root may have spaces in it.
  */
 const PROJECT_DIR = '"${CLAUDE_PROJECT_DIR:-.}"';
-/** The one-file copy `init claude` writes where returnlint is not installed, or with --vendor. */
+/**
+ * The vendored copy `init claude` writes where returnlint is not installed, or with --vendor: the
+ * loader a hook command runs, and beside it its pack, the bundle and its chunks compressed
+ * (`returnlint.pack`), which the loader reads only to unpack them (src/loader.cjs).
+ */
 export const VENDORED_FILE = [".claude", "hooks", "returnlint.cjs"] as const;
 export const INSTALLED_BIN = ["node_modules", "returnlint", "dist", "returnlint.cjs"] as const;
 /**
@@ -24,24 +28,49 @@ export const HOOK_COMMANDS = {
   vendored: `node ${PROJECT_DIR}/${VENDORED_FILE.join("/")} hook claude`,
 } as const;
 export const HOOK_TIMEOUT_S = 30;
-/** Where the loader (src/loader.cjs) names its self-contained copy: the file --vendor writes. */
+/** Where the loader (src/loader.cjs) names its self-contained copy, `[loader, pack]`: the files --vendor writes. */
 const SELF_CONTAINED = Symbol.for("returnlint.selfContained");
 
-/** The one-file copy at `names` (.claude/hooks/returnlint.cjs, or another host's folder): written, or updated when it is another version's; undefined when it is this one. */
-export function vendoredChange(cwd: string, names: readonly string[] = VENDORED_FILE): Change | undefined {
+/**
+ * The vendored copy at `names` (.claude/hooks/returnlint.cjs, or another host's folder) and its pack
+ * beside it (returnlint.pack): each written, or updated when it is another version's; undefined when
+ * it is this one.
+ */
+export function vendoredChanges(cwd: string, names: readonly string[] = VENDORED_FILE): (Change | undefined)[] {
   const copy = (globalThis as Record<symbol, unknown>)[SELF_CONTAINED];
-  let content: string;
+  const packNames = packOf(names);
+  let loader: Buffer;
+  let pack: Buffer;
   try {
-    if (typeof copy !== "string") throw new Error("this returnlint was not started by its bin");
-    content = readFileSync(copy, "utf8");
+    if (!Array.isArray(copy) || typeof copy[0] !== "string" || typeof copy[1] !== "string") throw new Error("this returnlint was not started by its bin");
+    loader = readFileSync(copy[0]);
+    pack = readFileSync(copy[1]);
   } catch (error) {
-    throw new ReturnlintError("USAGE", `Cannot write ${names.join("/")}: returnlint's one-file copy cannot be read (${error instanceof Error ? error.message : String(error)}); run returnlint from its package or a copy of that file.`);
+    throw new ReturnlintError("USAGE", `Cannot write ${names.join("/")} and ${packNames.join("/")}: returnlint's vendored copy cannot be read (${error instanceof Error ? error.message : String(error)}); run returnlint from its package or from a vendored copy with its pack beside it.`);
   }
+  const version = `returnlint ${RETURNLINT_VERSION}`;
+  return [
+    fileChange(cwd, names, loader.toString("utf8"), `${names.join("/")}, ${version}'s loader, which the hook runs`),
+    fileChange(cwd, packNames, pack, `${packNames.join("/")}, ${version} packed, which its loader unpacks`),
+  ];
+}
+
+/** The pack's names beside the vendored loader's: `returnlint.pack` for `returnlint.cjs`. */
+function packOf(names: readonly string[]): string[] {
+  return [...names.slice(0, -1), `${path.basename(names.at(-1) ?? "", ".cjs")}.pack`];
+}
+
+/** The vendored copy's two files as a sentence says them: ".claude/hooks/returnlint.cjs and returnlint.pack". */
+export function vendoredShown(names: readonly string[]): string {
+  return `${names.join("/")} and ${packOf(names).at(-1) ?? ""}`;
+}
+
+/** A file of the vendored copy: written, updated when its bytes differ, undefined when they do not. */
+function fileChange(cwd: string, names: readonly string[], content: string | Buffer, what: string): Change | undefined {
   const file = path.join(cwd, ...names);
   // Anything but a regular file by that name (a FIFO, a link to a device) is not a copy: it is replaced, never read.
-  const existing = readIfRegular(file, MAX_VENDORED_BYTES);
-  if (existing === content) return undefined;
-  const what = `${names.join("/")}, returnlint ${RETURNLINT_VERSION} in one file`;
+  const existing = bytesIfRegular(file, MAX_VENDORED_BYTES);
+  if (existing?.equals(typeof content === "string" ? Buffer.from(content, "utf8") : content) === true) return undefined;
   return { file, root: cwd, names, content, verb: existing === undefined && !existsSync(file) ? "write" : "update", what, long: true };
 }
 
@@ -107,7 +136,7 @@ function mcpSettingsChange(cwd: string): Change | undefined {
 
 /**
  * `returnlint init claude`: the SubagentStop hook in .claude/settings.json, run with node from the
- * project's node_modules, else from the one-file copy init writes in .claude/hooks/ (--vendor: always
+ * project's node_modules, else from the vendored copy init writes in .claude/hooks/ (--vendor: always
  * that copy); --mcp adds the MCP server.
  */
 export const claudeSetup: HostSetup = {
@@ -115,12 +144,12 @@ export const claudeSetup: HostSetup = {
   async plan(cwd, flags, warn) {
     const vendor = flags.vendor || !existsSync(path.join(cwd, ...INSTALLED_BIN));
     const changes = [
-      ...(vendor ? [vendoredChange(cwd)] : []),
+      ...(vendor ? vendoredChanges(cwd) : []),
       await claudeChange(cwd, vendor ? HOOK_COMMANDS.vendored : HOOK_COMMANDS.installed, warn),
       ...(flags.mcp ? [mcpServerChange(cwd), mcpSettingsChange(cwd)] : []),
     ];
     const hookNext = vendor
-      ? `commit ${VENDORED_FILE.join("/")} with .claude/settings.json: the hook runs it with node, nothing to install`
+      ? `commit ${vendoredShown(VENDORED_FILE)} with .claude/settings.json: the hook runs it with node, nothing to install`
       : "keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node";
     return {
       changes,

@@ -2,10 +2,10 @@ import { existsSync, lstatSync } from "node:fs";
 import path from "node:path";
 import { isObject } from "@returnlint/core";
 import { codexAgents, codexMatcher } from "./codex-config.js";
-import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
+import { INSTALLED_BIN, vendoredChanges, vendoredShown } from "./init-claude.js";
 import { checkedAgents, hookEntryChange, openSettings, type Change, type HostSetup } from "./init-settings.js";
 
-/** The one-file copy `init codex` writes where returnlint is not installed, or with --vendor. */
+/** The vendored copy `init codex` writes where returnlint is not installed, or with --vendor. */
 export const CODEX_VENDORED_FILE = [".codex", "hooks", "returnlint.cjs"] as const;
 export const CODEX_HOOK_TIMEOUT_S = 30;
 const HOOK_ARGS = " hook codex";
@@ -66,7 +66,7 @@ export const CODEX_TRUST_STEPS =
 
 /**
  * `returnlint init codex`: the SubagentStop hook in .codex/hooks.json, run with node from the
- * project's node_modules, else from the one-file copy init writes in .codex/hooks/ (--vendor: always
+ * project's node_modules, else from the vendored copy init writes in .codex/hooks/ (--vendor: always
  * that copy).
  */
 export const codexSetup: HostSetup = {
@@ -74,9 +74,9 @@ export const codexSetup: HostSetup = {
   async plan(cwd, flags, warn) {
     const vendor = flags.vendor || !existsSync(path.join(cwd, ...INSTALLED_BIN));
     const commands = codexHookCommands(cwd);
-    const changes = [...(vendor ? [vendoredChange(cwd, CODEX_VENDORED_FILE)] : []), await codexChange(cwd, vendor ? commands.vendored : commands.installed, warn)];
+    const changes = [...(vendor ? vendoredChanges(cwd, CODEX_VENDORED_FILE) : []), await codexChange(cwd, vendor ? commands.vendored : commands.installed, warn)];
     const hookNext = vendor
-      ? `commit ${CODEX_VENDORED_FILE.join("/")} with .codex/hooks.json: the hook runs it with node, nothing to install`
+      ? `commit ${vendoredShown(CODEX_VENDORED_FILE)} with .codex/hooks.json: the hook runs it with node, nothing to install`
       : "keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node";
     return { changes, done: '.codex/hooks.json already runs returnlint ("returnlint doctor --host codex" checks that Codex trusts it)', next: `${hookNext}.\n${CODEX_TRUST_STEPS}` };
   },

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { isObject } from "@returnlint/core";
 import type { JsonObjectNode } from "./init-json.js";
-import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
+import { INSTALLED_BIN, vendoredChanges, vendoredShown } from "./init-claude.js";
 import { agentDefinitions, checkedAgents, containerAt, edited, openSettings, readIfRegular, type Change, type HostSetup } from "./init-settings.js";
 
 // GitHub Copilot CLI runs a project's hooks from `.github/hooks/*.json` ({"version": 1, "hooks":
@@ -12,7 +12,7 @@ import { agentDefinitions, checkedAgents, containerAt, edited, openSettings, rea
 
 /** The file `init copilot` keeps its hook in: Copilot CLI loads every `.github/hooks/*.json`. */
 export const COPILOT_HOOKS_FILE = [".github", "hooks", "returnlint.json"] as const;
-/** The one-file copy `init copilot` writes where returnlint is not installed, or with --vendor (Copilot CLI reads only the .json files there). */
+/** The vendored copy `init copilot` writes where returnlint is not installed, or with --vendor (Copilot CLI reads only the .json files there). */
 export const COPILOT_VENDORED_FILE = [".github", "hooks", "returnlint.cjs"] as const;
 /**
  * The hook commands: `node` on a file named from the project's root, where Copilot CLI runs the hook
@@ -138,7 +138,7 @@ function hooksFileChange(cwd: string, command: string, checks: string): Change |
 
 /**
  * `returnlint init copilot`: the subagentStop hook in .github/hooks/returnlint.json, run with node
- * from the project's node_modules, else from the one-file copy init writes beside it (--vendor:
+ * from the project's node_modules, else from the vendored copy init writes beside it (--vendor:
  * always that copy). Copilot CLI 1.0.102 runs a subagentStop hook for every subagent whatever a
  * matcher says, so the hook has none: the config's agents map and the name rule decide. Where another
  * of the project's hooks files already runs returnlint when a subagent stops (`.claude/settings.json`'s
@@ -166,9 +166,9 @@ export const copilotSetup: HostSetup = {
       agents.length === 0
         ? "no matcher: Copilot CLI runs it for every subagent; no agent of .github/agents/ or the config's agents map maps to a command yet, the name rule decides"
         : `no matcher: Copilot CLI runs it for every subagent; it checks ${agents.join(", ")}`;
-    const changes = [...(vendor ? [vendoredChange(cwd, COPILOT_VENDORED_FILE)] : []), hooksFileChange(cwd, vendor ? COPILOT_HOOK_COMMANDS.vendored : COPILOT_HOOK_COMMANDS.installed, checks)];
+    const changes = [...(vendor ? vendoredChanges(cwd, COPILOT_VENDORED_FILE) : []), hooksFileChange(cwd, vendor ? COPILOT_HOOK_COMMANDS.vendored : COPILOT_HOOK_COMMANDS.installed, checks)];
     const hookNext = vendor
-      ? `commit ${COPILOT_VENDORED_FILE.join("/")} with ${ownFile}: the hook runs it with node, nothing to install`
+      ? `commit ${vendoredShown(COPILOT_VENDORED_FILE)} with ${ownFile}: the hook runs it with node, nothing to install`
       : `keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node`;
     return { changes, done: `${ownFile} already runs returnlint`, next: hookNext, reminder: trust };
   },

@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
+import { INSTALLED_BIN, vendoredChanges, vendoredShown } from "./init-claude.js";
 import type { JsonObjectNode, JsonText } from "./init-json.js";
 import { agentDefinitions, checkedAgents, containerAt, edited, openSettings, put, type Change, type HostSetup, type SettingsFile } from "./init-settings.js";
 
 export const CURSOR_HOOKS_FILE = [".cursor", "hooks.json"] as const;
 /** Where Cursor finds a project's custom subagents, one Markdown file each. */
 export const CURSOR_AGENTS_DIR = ".cursor/agents";
-/** The one-file copy `init cursor` writes where returnlint is not installed, or with --vendor. */
+/** The vendored copy `init cursor` writes where returnlint is not installed, or with --vendor. */
 export const CURSOR_VENDORED_FILE = [".cursor", "hooks", "returnlint.cjs"] as const;
 /**
  * The project's root in a hook command: Cursor sets CURSOR_PROJECT_DIR for its hooks and runs a
@@ -95,7 +95,7 @@ function updated(json: JsonText, ours: JsonObjectNode, wanted: { readonly comman
 
 /**
  * `returnlint init cursor`: the subagentStop hook in .cursor/hooks.json, run with node from the
- * project's node_modules, else from the one-file copy init writes in .cursor/hooks/ (--vendor:
+ * project's node_modules, else from the vendored copy init writes in .cursor/hooks/ (--vendor:
  * always that copy), with a matcher of the project's agents that returnlint checks.
  */
 export const cursorSetup: HostSetup = {
@@ -105,10 +105,10 @@ export const cursorSetup: HostSetup = {
     const settings = openSettings(cwd, CURSOR_HOOKS_FILE);
     const agents = await checkedAgents(cwd, agentDefinitions(cwd, CURSOR_AGENTS_DIR, ".md", warn), "cursor", warn);
     return {
-      changes: [...(vendor ? [vendoredChange(cwd, CURSOR_VENDORED_FILE)] : []), cursorChange(settings, vendor ? CURSOR_HOOK_COMMANDS.vendored : CURSOR_HOOK_COMMANDS.installed, agents)],
+      changes: [...(vendor ? vendoredChanges(cwd, CURSOR_VENDORED_FILE) : []), cursorChange(settings, vendor ? CURSOR_HOOK_COMMANDS.vendored : CURSOR_HOOK_COMMANDS.installed, agents)],
       done: ".cursor/hooks.json already runs returnlint",
       next: vendor
-        ? `commit ${CURSOR_VENDORED_FILE.join("/")} with .cursor/hooks.json: Cursor runs it with node, nothing to install`
+        ? `commit ${vendoredShown(CURSOR_VENDORED_FILE)} with .cursor/hooks.json: Cursor runs it with node, nothing to install`
         : "keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node",
       offer: "Cursor's cloud agents run no stop hooks: their subagents' returns are not checked there; gate that work on returnlint check (docs/hosts.md).\n",
     };

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { isObject } from "@returnlint/core";
-import { INSTALLED_BIN, vendoredChange } from "./init-claude.js";
+import { INSTALLED_BIN, vendoredChanges, vendoredShown } from "./init-claude.js";
 import { agentDefinitions, checkedAgents, hookEntryChange, openSettings, type Change, type HostSetup } from "./init-settings.js";
 
 /**
@@ -10,7 +10,7 @@ import { agentDefinitions, checkedAgents, hookEntryChange, openSettings, type Ch
  * would not), and runs the hook in that root.
  */
 const PROJECT_DIR = "$GEMINI_PROJECT_DIR";
-/** The one-file copy `init gemini` writes where returnlint is not installed, or with --vendor. */
+/** The vendored copy `init gemini` writes where returnlint is not installed, or with --vendor. */
 export const GEMINI_VENDORED_FILE = [".gemini", "hooks", "returnlint.cjs"] as const;
 /** The hook commands `init gemini` writes: `node` and a file, never npm (a stop would cost ten times as much). */
 export const GEMINI_HOOK_COMMANDS = {
@@ -54,16 +54,16 @@ const TRUST_AND_ACKNOWLEDGE =
 
 /**
  * `returnlint init gemini`: the AfterTool hook of invoke_agent in .gemini/settings.json, run with
- * node from the project's node_modules, else from the one-file copy init writes in .gemini/hooks/
+ * node from the project's node_modules, else from the vendored copy init writes in .gemini/hooks/
  * (--vendor: always that copy).
  */
 export const geminiSetup: HostSetup = {
   flags: { vendor: true },
   async plan(cwd, flags, warn) {
     const vendor = flags.vendor || !existsSync(path.join(cwd, ...INSTALLED_BIN));
-    const changes = [...(vendor ? [vendoredChange(cwd, GEMINI_VENDORED_FILE)] : []), await geminiChange(cwd, vendor ? GEMINI_HOOK_COMMANDS.vendored : GEMINI_HOOK_COMMANDS.installed, warn)];
+    const changes = [...(vendor ? vendoredChanges(cwd, GEMINI_VENDORED_FILE) : []), await geminiChange(cwd, vendor ? GEMINI_HOOK_COMMANDS.vendored : GEMINI_HOOK_COMMANDS.installed, warn)];
     const hookNext = vendor
-      ? `commit ${GEMINI_VENDORED_FILE.join("/")} with .gemini/settings.json: the hook runs it with node, nothing to install`
+      ? `commit ${vendoredShown(GEMINI_VENDORED_FILE)} with .gemini/settings.json: the hook runs it with node, nothing to install`
       : "keep returnlint in the project's devDependencies: the hook runs node_modules/returnlint with node";
     return { changes, done: ".gemini/settings.json already runs returnlint", next: `${hookNext}.\n${TRUST_AND_ACKNOWLEDGE}` };
   },

@@ -25,15 +25,16 @@ host is already set up.
   claude     adds a SubagentStop hook that runs returnlint with node to
              .claude/settings.json (written if missing), next to the hooks
              there: the project's own copy when returnlint is installed in
-             node_modules, else .claude/hooks/returnlint.cjs, which init writes:
-             returnlint in one file, to commit like any hook script (no
-             package.json, no node_modules, no npx). Its matcher lists the agents returnlint checks: those of
+             node_modules, else .claude/hooks/returnlint.cjs, which init writes
+             with returnlint.pack beside it: the vendored copy, to commit like
+             any hook script (no package.json, no node_modules, no npx). Its
+             matcher lists the agents returnlint checks: those of
              .claude/agents/*.md and of the config's "agents" map whose command
              is known (Claude Code reads a matcher of names and "|" as exact
              names). With no such agent, no matcher: the hook runs for every
              subagent and decides by name.
              --vendor writes and runs .claude/hooks/returnlint.cjs even where
-             returnlint is installed; run it again to update the file.
+             returnlint is installed; run it again to update the copy.
              --mcp also adds the returnlint MCP server, so that a subagent can
              check its own return before it stops: "npx --no-install
              returnlint-mcp" in .mcp.json, and in .claude/settings.local.json
@@ -78,10 +79,10 @@ host is already set up.
 
 Options:
   --dry-run            print what would change, change nothing
-  --vendor             (claude, codex, copilot, cursor, gemini) run the one-file
-                       copy in the host's hooks folder (.claude/hooks/,
-                       .codex/hooks/, .github/hooks/, .cursor/hooks/,
-                       .gemini/hooks/)
+  --vendor             (claude, codex, copilot, cursor, gemini) run the vendored
+                       copy (returnlint.cjs and returnlint.pack) in the host's
+                       hooks folder (.claude/hooks/, .codex/hooks/,
+                       .github/hooks/, .cursor/hooks/, .gemini/hooks/)
   --mcp                (claude) add the MCP server too
   --local              (opencode) load the plugin from node_modules
   -h, --help           show this help
@@ -137,7 +138,7 @@ export async function initHost(argv: readonly string[], io: CommandIo): Promise<
   }
   if (values["dry-run"] === true) {
     for (const change of changes) {
-      const shown = change.long === true ? "\n" : ` ${path.relative(io.cwd, change.file)} would read:\n${change.content}`;
+      const shown = change.long === true || typeof change.content !== "string" ? "\n" : ` ${path.relative(io.cwd, change.file)} would read:\n${change.content}`;
       io.stdout(`Would ${change.verb} ${change.what} (--dry-run: nothing written).${shown}`);
     }
     return EXIT.passed;

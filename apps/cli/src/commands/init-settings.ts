@@ -15,10 +15,11 @@ export interface Change {
   /** Where it is written: `root/<names…>`, a symlink's target when the file is one (inside the project). */
   readonly root: string;
   readonly names: readonly string[];
-  readonly content: string;
+  /** Text, or bytes (the vendored copy's pack). */
+  readonly content: string | Buffer;
   readonly verb: "add" | "update" | "write";
   readonly what: string;
-  /** A file too long to print whole (the one-file copy): --dry-run names it only. */
+  /** A file too long to print whole (the vendored copy): --dry-run names it only. */
   readonly long?: boolean;
 }
 
@@ -51,7 +52,7 @@ export interface HostSetup {
 
 /** A host's settings file is a few kilobytes; a larger one is not read. */
 const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
-/** The one-file copy is a few megabytes; anything much larger by its name is not one. */
+/** The vendored copy is a few megabytes; anything much larger by its name is not one. */
 export const MAX_VENDORED_BYTES = 64 * 1024 * 1024;
 
 /** A settings file init edits: as the user names it, where it is written, and its text (undefined: there is none yet). */
@@ -143,8 +144,13 @@ export function lstatOrUndefined(file: string): ReturnType<typeof lstatSync> | u
 
 /** The text of a regular file of at most `maxBytes`; undefined for anything else (nothing, a FIFO, a device, a larger file). */
 export function readIfRegular(file: string, maxBytes: number): string | undefined {
+  return bytesIfRegular(file, maxBytes)?.toString("utf8");
+}
+
+/** `readIfRegular`'s bytes. */
+export function bytesIfRegular(file: string, maxBytes: number): Buffer | undefined {
   try {
-    return readRegularFile(file, { maxBytes }).bytes.toString("utf8");
+    return readRegularFile(file, { maxBytes }).bytes;
   } catch (error) {
     if (error instanceof FileRefusedError) return undefined;
     throw error;
