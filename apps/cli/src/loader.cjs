@@ -178,14 +178,9 @@ function unpack() {
     closeSync(pack.fd);
     throw new Error(`${PACK_FILE} is not this copy's pack (${String(pack.size)} bytes, not ${String(EMBEDDED_PACK)}): ${fix}`);
   }
-  const packed = Buffer.allocUnsafeSlow(pack.size);
-  try {
-    let filled = 0;
-    for (let read = -1; read !== 0 && filled < pack.size; filled += read) read = readSync(pack.fd, packed, filled, pack.size - filled, null);
-  } finally {
-    closeSync(pack.fd);
-  }
-  unpacked = builtin("node:zlib").brotliDecompressSync(packed);
+  // Read into the one buffer: what it held has been handed to V8 already, and the pack is needed only until it is decompressed.
+  if (buffer.length < pack.size) buffer = Buffer.allocUnsafeSlow(pack.size);
+  unpacked = builtin("node:zlib").brotliDecompressSync(readAll(pack));
   return unpacked;
 }
 

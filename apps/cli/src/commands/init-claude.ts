@@ -50,14 +50,15 @@ export function vendoredChanges(cwd: string, names: readonly string[] = VENDORED
   }
   const version = `returnlint ${RETURNLINT_VERSION}`;
   return [
-    fileChange(cwd, names, loader.toString("utf8"), `${names.join("/")}, ${version}'s loader, which the hook runs`),
+    fileChange(cwd, names, loader, `${names.join("/")}, ${version}'s loader, which the hook runs`),
     fileChange(cwd, packNames, pack, `${packNames.join("/")}, ${version} packed, which its loader unpacks`),
   ];
 }
 
-/** The pack's names beside the vendored loader's: `returnlint.pack` for `returnlint.cjs`. */
+/** The pack's names beside the vendored loader's, as the loader finds it (its PACK_FILE): `returnlint.pack` for `returnlint.cjs`. */
 function packOf(names: readonly string[]): string[] {
-  return [...names.slice(0, -1), `${path.basename(names.at(-1) ?? "", ".cjs")}.pack`];
+  const loader = names.at(-1) ?? "";
+  return [...names.slice(0, -1), `${path.basename(loader, path.extname(loader))}.pack`];
 }
 
 /** The vendored copy's two files as a sentence says them: ".claude/hooks/returnlint.cjs and returnlint.pack". */
@@ -66,11 +67,11 @@ export function vendoredShown(names: readonly string[]): string {
 }
 
 /** A file of the vendored copy: written, updated when its bytes differ, undefined when they do not. */
-function fileChange(cwd: string, names: readonly string[], content: string | Buffer, what: string): Change | undefined {
+function fileChange(cwd: string, names: readonly string[], content: Buffer, what: string): Change | undefined {
   const file = path.join(cwd, ...names);
   // Anything but a regular file by that name (a FIFO, a link to a device) is not a copy: it is replaced, never read.
   const existing = bytesIfRegular(file, MAX_VENDORED_BYTES);
-  if (existing?.equals(typeof content === "string" ? Buffer.from(content, "utf8") : content) === true) return undefined;
+  if (existing?.equals(content) === true) return undefined;
   return { file, root: cwd, names, content, verb: existing === undefined && !existsSync(file) ? "write" : "update", what, long: true };
 }
 

@@ -15,7 +15,7 @@ export interface Change {
   /** Where it is written: `root/<names…>`, a symlink's target when the file is one (inside the project). */
   readonly root: string;
   readonly names: readonly string[];
-  /** Text, or bytes (the vendored copy's pack). */
+  /** Text, or bytes (the vendored copy's loader and pack). */
   readonly content: string | Buffer;
   readonly verb: "add" | "update" | "write";
   readonly what: string;
