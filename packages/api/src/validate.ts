@@ -13,6 +13,7 @@ import {
   stripBom,
   type AnyRule,
   type Claims,
+  type ConfiguredRule,
   type Contract,
   type Expected,
   type FileCheck,
@@ -24,6 +25,7 @@ import {
   type LoadedConfig,
   type ParseOutcome,
   type Report,
+  type ResolvedRules,
   type ReturnOrigin,
 } from "@returnlint/core";
 import { commandOfReturn } from "./facts.js";
@@ -132,7 +134,7 @@ export function loadReturnlintConfig(options: ConfigOptions = {}): Promise<Loade
 export async function validate(input: string, options: ValidateOptions = {}): Promise<ValidationReport> {
   const config = options.config ?? (await loadReturnlintConfig(options));
   const found = findReturn(stripBom(input), false);
-  return checkFound(found, options, config, options.files ?? fileViewOf(options.root ?? options.cwd ?? process.cwd(), []), NOTHING_SAID);
+  return checkFound(found, options, config, options.files ?? fileViewOf(options.root ?? options.cwd ?? process.cwd(), NO_RETURN_FILES), NOTHING_SAID);
 }
 
 /** A return found in its input: the text the rules read, where it was found, its one parse, and the line it starts on. */
@@ -160,32 +162,43 @@ export interface SourceSays {
 
 const NOTHING_SAID: SourceSays = { fileName: undefined, task: undefined, returnFile: undefined, now: undefined };
 
-/** The rules the config gives a found return, run over `files`: the one place returnlint runs rules. */
-export async function checkFound(found: FoundReturn, options: ValidateOptions, config: LoadedConfig, files: FileView, says: SourceSays): Promise<ValidationReport> {
-  const { text, origin, parse } = found;
+/** Text from a channel was read from no return file: none to tell apart from the artifacts. */
+const NO_RETURN_FILES: readonly Identity[] = [];
+
+/**
+ * The rules the config gives a found return, run over `files`: the one place returnlint runs rules.
+ * The report itself when every rule settles at once (the built-in rules do), else a promise of it:
+ * a caller validating many returns saves a promise and two turns of the microtask queue per return.
+ */
+export function checkFound(found: FoundReturn, options: ValidateOptions, config: LoadedConfig, files: FileView, says: SourceSays): ValidationReport | Promise<ValidationReport> {
+  const { text, parse } = found;
   const value = parse.ok ? parse.value : undefined;
   const command = options.command ?? commandOfReturn(value);
   // Plain fields, no spreads: this is the hot path of every return (bench Case 4).
   const resolving = rulesFor(config, { command, value, preset: options.preset, source: says.fileName });
-  // A promise only the first time a preset's built-in rules are imported.
-  const { format, preset, rules, detection, contract } = resolving instanceof Promise ? await resolving : resolving;
-  const claims = claimsOfReturn(value, contract);
+  // A promise only the first time a preset's built-in rules are imported; imported, rulesFor answers at once.
+  if (resolving instanceof Promise) return resolving.then(() => checkFound(found, options, config, files, says));
+  const claims = claimsOfReturn(value, resolving.contract);
   const running = runRulesEagerly({
-    contract,
+    contract: resolving.contract,
     claims,
     text,
     parse,
     command,
-    format,
+    format: resolving.format,
     expected: expectedOf(options, says),
-    rules,
+    rules: resolving.rules,
     files,
     ruleTimeoutMs: options.ruleTimeoutMs ?? ruleTimeoutOf(config),
     listNotes: options.listNotes !== false,
   });
   // Built-in rules settle at once: no await, no turn of the microtask queue.
-  const report = running instanceof Promise ? await running : running;
-  const configured = rules.map(ruleOf);
+  if (running instanceof Promise) return running.then((report) => validationOf(found, value, resolving, claims, report));
+  return validationOf(found, value, resolving, claims, running);
+}
+
+/** The report of a found return's rules, with what the API says of the return besides. */
+function validationOf(found: FoundReturn, value: unknown, resolved: ResolvedRules, claims: Claims, report: Report): ValidationReport {
   // Every field written out: a spread of the report would cost more than the rules that made it.
   const validation: Writable<ValidationReport> = {
     ok: report.ok,
@@ -197,21 +210,33 @@ export async function checkFound(found: FoundReturn, options: ValidateOptions, c
     warningCount: report.warningCount,
     internalError: report.internalError,
     results: report.results,
-    preset,
-    origin,
-    text,
+    preset: resolved.preset,
+    origin: found.origin,
+    text: found.text,
     firstLine: found.firstLine,
     value,
-    rules: configured,
+    rules: rulesOf(resolved.rules),
     claims,
   };
-  if (detection !== undefined) validation.formatReason = detection.reason;
-  if (contract !== undefined) validation.contract = contract;
+  if (resolved.detection !== undefined) validation.formatReason = resolved.detection.reason;
+  if (resolved.contract !== undefined) validation.contract = resolved.contract;
   if (report.omitted !== undefined) validation.omitted = report.omitted;
   return validation;
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The rules of each of rulesFor's answers (one per config, command, preset and format) as reports list them: made once, shared by its reports. */
+const ruleLists = new WeakMap<readonly ConfiguredRule[], readonly AnyRule[]>();
+
+function rulesOf(configured: readonly ConfiguredRule[]): readonly AnyRule[] {
+  let rules = ruleLists.get(configured);
+  if (rules === undefined) {
+    rules = Object.freeze(configured.map(ruleOf));
+    ruleLists.set(configured, rules);
+  }
+  return rules;
+}
 
 function ruleOf({ rule }: { readonly rule: AnyRule }): AnyRule {
   return rule;

@@ -172,6 +172,8 @@ class ReturnClaims implements Claims {
   readonly sessionId: string | undefined;
   readonly #value: unknown;
   readonly #tree: Step;
+  /** The formats' list the paths are read straight from (listInFormat), when the return gives one. */
+  readonly #listed: readonly unknown[] | undefined;
   #kept: readonly ClaimedArtifact[] | undefined;
 
   constructor(
@@ -181,18 +183,19 @@ class ReturnClaims implements Claims {
   ) {
     this.#value = value;
     this.#tree = treeOf(map);
-    const listed = map === FORMAT_CLAIMS ? listedInFormat(value) : undefined;
+    const listed = map === FORMAT_CLAIMS ? listInFormat(value) : undefined;
+    this.#listed = listed;
     if (listed === undefined) {
       const { count, list } = survey(value, this.#tree);
       this.artifactCount = count;
       this.artifactList = list;
     } else {
-      this.#kept = listed.claimed;
-      this.artifactCount = listed.claimed.length;
+      // Counted now, made at the first read: a return whose rules look at no file (artifacts off) makes none.
+      this.artifactCount = countInList(listed);
       this.artifactList = FORMAT_CLAIMS.artifactEntries;
     }
     const status = valueAt(value, map.success?.pointer ?? "/status");
-    const entries = map.artifactEntries === undefined ? undefined : listed === undefined ? valueAt(value, map.artifactEntries) : listed.entries;
+    const entries = map.artifactEntries === undefined ? undefined : (listed ?? valueAt(value, map.artifactEntries));
     this.entries = Array.isArray(entries) ? entries : undefined;
     this.status = typeof status === "string" ? status : null;
     this.counted = fromContract ? map.success === undefined || (typeof status === "string" && map.success.values.includes(status)) : undefined;
@@ -201,6 +204,10 @@ class ReturnClaims implements Claims {
 
   get artifacts(): Iterable<ClaimedArtifact> {
     if (this.#kept !== undefined) return this.#kept;
+    if (this.#listed !== undefined) {
+      this.#kept = claimedInList(this.#listed);
+      return this.#kept;
+    }
     const value = this.#value;
     const tree = this.#tree;
     if (this.artifactCount <= KEPT_ARTIFACTS) {
@@ -212,30 +219,46 @@ class ReturnClaims implements Claims {
 }
 
 /**
- * The formats' claims of a return whose `artifacts` is a list of at most KEPT_ARTIFACTS entries
- * (every return a subagent writes), read straight from the list, as the walk would find them and
- * in its order: an entry that is a string is a path (`/artifacts/0`), an object's string `path` is
- * one (`/artifacts/0/path`, with the object's `type`), anything else names none. Nearly every
- * return is read with this map, and a walk of its templates costs more than the rules that read
- * the claims. Undefined for any other return: the walk reads it.
+ * The formats' list of artifact entries, when the return's `artifacts` is a list of at most
+ * KEPT_ARTIFACTS entries (every return a subagent writes): its paths are read straight from the
+ * list, as the walk would find them and in its order. Nearly every return is read with this map,
+ * and a walk of its templates costs more than the rules that read the claims. Undefined for any
+ * other return: the walk reads it.
  */
-function listedInFormat(value: unknown): { readonly entries: readonly unknown[]; readonly claimed: readonly ClaimedArtifact[] } | undefined {
+function listInFormat(value: unknown): readonly unknown[] | undefined {
   if (!isObject(value) || !isOwnField(value, "artifacts")) return undefined;
   const entries = value.artifacts;
-  if (!Array.isArray(entries) || entries.length > KEPT_ARTIFACTS) return undefined;
+  return Array.isArray(entries) && entries.length <= KEPT_ARTIFACTS ? entries : undefined;
+}
+
+/** The path an entry of the formats' list names: an entry that is a string is one, an object's own string `path` is one, anything else names none. */
+function pathOfEntry(entry: unknown): string | undefined {
+  if (typeof entry === "string") return entry;
+  return isObject(entry) && isOwnField(entry, "path") && typeof entry.path === "string" ? entry.path : undefined;
+}
+
+function countInList(entries: readonly unknown[]): number {
+  let count = 0;
+  for (const entry of entries) if (pathOfEntry(entry) !== undefined) count += 1;
+  return count;
+}
+
+/** The paths of the formats' list: a string entry at `/artifacts/0`, an object's at `/artifacts/0/path`, with the object's `type`. */
+function claimedInList(entries: readonly unknown[]): readonly ClaimedArtifact[] {
   const claimed: ClaimedArtifact[] = [];
   for (let index = 0; index < entries.length; index += 1) {
     const entry: unknown = entries[index];
-    if (typeof entry === "string") {
-      const pointer = `/artifacts/${String(index)}`;
-      claimed.push({ path: entry, pointer, entry: pointer, index });
-    } else if (isObject(entry) && isOwnField(entry, "path") && typeof entry.path === "string") {
-      const holder = `/artifacts/${String(index)}`;
+    const path = pathOfEntry(entry);
+    if (path === undefined) continue;
+    const holder = `/artifacts/${String(index)}`;
+    if (typeof entry === "string") claimed.push({ path, pointer: holder, entry: holder, index });
+    else {
       const pointer = `${holder}/path`;
-      claimed.push(typeof entry.type === "string" ? { path: entry.path, pointer, entry: holder, index, type: entry.type } : { path: entry.path, pointer, entry: holder, index });
+      const type = (entry as Record<string, unknown>).type;
+      claimed.push(typeof type === "string" ? { path, pointer, entry: holder, index, type } : { path, pointer, entry: holder, index });
     }
   }
-  return { entries, claimed: Object.freeze(claimed) };
+  return Object.freeze(claimed);
 }
 
 /** A field the walk goes into: an own, enumerable one (`Object.keys`). */

@@ -254,7 +254,8 @@ function runFrom(run: Run, first: number): Report | Promise<Report> {
   for (let index = first; index < input.rules.length; index += 1) {
     const configured = input.rules[index];
     if (configured === undefined) continue;
-    if ((configured.rule.meta.input ?? "object") === "object" && !isObject(run.parsedValue)) continue;
+    // The value first: nearly every return is an object, and then no rule's meta need be read.
+    if (!isObject(run.parsedValue) && (configured.rule.meta.input ?? "object") === "object") continue;
     const isolated = isolatedModule(configured.rule);
     if (isolated !== undefined) {
       return runIsolated(isolated, configured, shared, input.files, timeoutMs).then((ruleRun) => {
@@ -370,21 +371,13 @@ function ruleRun(listing: RuleListing, failure: Failure | undefined): RuleRun {
 }
 
 /**
- * One rule's context, and what its check reports until it settles. A class, so that the lazy
- * `signal` costs a rule that never looks at it nothing; the recording is in private (#) fields,
- * out of the rule's sight. One object and its three report functions per rule and run: the hot
- * path allocates little.
+ * One rule's context, and what its check reports until it settles. A class, so that what a rule
+ * never looks at costs it nothing: the lazy `signal`, and the return's facts, read through from
+ * the context the return's rules share rather than copied into each rule's. The recording is in
+ * private (#) fields, out of the rule's sight. One object and its three report functions per rule
+ * and run: the hot path allocates little.
  */
 class Context implements RuleContext<unknown> {
-  readonly value: JsonObject;
-  readonly text: string;
-  readonly parse: ParseOutcome;
-  readonly command: string | null;
-  readonly format: FormatName;
-  readonly expected: Expected;
-  readonly agent: string;
-  readonly claims: Claims;
-  readonly contract: ContractView | undefined;
   private controller: AbortController | undefined;
 
   // Own properties, not methods: a rule may take them out of the context (`const { report } = context`).
@@ -392,8 +385,8 @@ class Context implements RuleContext<unknown> {
   readonly pass: (descriptor: ReportDescriptor) => void;
   readonly info: (descriptor: ReportDescriptor) => void;
 
+  readonly #shared: SharedContext;
   readonly #rule: AnyRule;
-  readonly #names: MessageData;
   /** Where the results go, in the order reported, as far as the limits list them. */
   readonly #listing: RuleListing;
   // Reports that arrive after the rule settled or timed out are dropped: its verdict is already counted.
@@ -409,17 +402,8 @@ class Context implements RuleContext<unknown> {
     listing: RuleListing,
     level: "fail" | "warn",
   ) {
-    this.value = shared.value;
-    this.text = shared.text;
-    this.parse = shared.parse;
-    this.command = shared.command;
-    this.format = shared.format;
-    this.expected = shared.expected;
-    this.agent = shared.agent;
-    this.claims = shared.claims;
-    this.contract = shared.contract;
+    this.#shared = shared;
     this.#rule = rule;
-    this.#names = shared.names;
     this.#listing = listing;
     this.report = (descriptor) => {
       this.#emit(level, descriptor);
@@ -432,12 +416,48 @@ class Context implements RuleContext<unknown> {
     };
   }
 
+  get value(): JsonObject {
+    return this.#shared.value;
+  }
+
+  get text(): string {
+    return this.#shared.text;
+  }
+
+  get parse(): ParseOutcome {
+    return this.#shared.parse;
+  }
+
+  get command(): string | null {
+    return this.#shared.command;
+  }
+
+  get format(): FormatName {
+    return this.#shared.format;
+  }
+
+  get expected(): Expected {
+    return this.#shared.expected;
+  }
+
+  get agent(): string {
+    return this.#shared.agent;
+  }
+
+  get claims(): Claims {
+    return this.#shared.claims;
+  }
+
+  get contract(): ContractView | undefined {
+    return this.#shared.contract;
+  }
+
   #emit(level: Level, descriptor: ReportDescriptor): void {
     if (!this.#open) return;
     try {
       const effective = level === "fail" && isObject(descriptor) && descriptor.level === "warn" ? "warn" : level;
       // Past the limits a report is checked against the rule's meta and counted, and no message is made.
-      if (this.#listing.admits(effective)) this.#listing.listing.results.push(toResult(this.#rule, effective, descriptor, this.#names));
+      if (this.#listing.admits(effective)) this.#listing.listing.results.push(toResult(this.#rule, effective, descriptor, this.#shared.names));
       else declaredSpec(this.#rule, descriptor);
     } catch (error) {
       this.#misreport ??= { kind: "threw", reason: describeThrown(error) };

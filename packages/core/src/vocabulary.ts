@@ -232,7 +232,7 @@ export function detectFormat(value: unknown, source?: string): Detection {
   if (typeof status === "string" && (status === IN_PROGRESS || (CONTEXTUAL_SUCCESS as readonly string[]).includes(status))) {
     return { format: "metadata-file", reason: `status "${status}" is contextual` };
   }
-  const own = METADATA_FILE_FIELDS.find((field) => field in value);
+  const own = firstFieldOf(value, METADATA_FILE_FIELDS);
   if (own !== undefined) return { format: "metadata-file", reason: `it has ${own}, which only metadata files carry` };
   if (typeof status === "string" && LEGACY_ONLY.includes(status)) {
     return topLevelSession
@@ -248,7 +248,13 @@ export function detectFormat(value: unknown, source?: string): Detection {
 
 /** Why a return's own fields make it a handoff (detectFormat, step 3), if they do. */
 function handoffEvidence(value: JsonObject): string | undefined {
-  const own = HANDOFF_FIELDS.find((field) => field in value);
+  const own = firstFieldOf(value, HANDOFF_FIELDS);
   if (own !== undefined) return `it has ${own}, which only handoffs carry`;
   return "blockers" in value && "phases_total" in value ? "it has blockers and phases_total at the top level, as handoffs do" : undefined;
+}
+
+/** The first of `fields` that `value` has: a loop, not `find`, which would make a function per return. */
+function firstFieldOf<Field extends string>(value: JsonObject, fields: readonly Field[]): Field | undefined {
+  for (const field of fields) if (field in value) return field;
+  return undefined;
 }
