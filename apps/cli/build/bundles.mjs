@@ -1,7 +1,7 @@
 // The bundles: the library API as ESM with code splitting (dist/index.js), the CLI's `check` as one
 // CommonJS file (dist/cli.cjs), and the chunks cli.cjs requires only when a run needs them (the
 // other commands, command-chunks.mjs says how; ajv and yaml for a config file, ajv for compiling a
-// contract; the custom rules' thread).
+// contract; the custom rules' thread; scan's finding thread).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -113,6 +113,8 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     ...precompiled.lazy.chunks.map(({ entry, chunk: outfile }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs", ...STARTUP_MINIFY })),
     // Custom rules' thread (core's isolation.ts): started by the bin and the library only when a config names one.
     chunk({ entry: path.join(core, "rule-worker.js"), chunk: "dist/chunks/rule-worker.cjs" }),
+    // scan's finding thread (src/scan/find-ahead.ts): the walk and the reads of a scan, beside its checks.
+    chunk({ entry: "src/scan/find-thread.ts", chunk: "dist/chunks/find-thread.cjs", options: { ...STARTUP_MINIFY, supported: { "dynamic-import": false }, plugins: [nodePathOnce] } }),
   ]);
   for (const swap of swaps) swap.assertSwapped();
 }

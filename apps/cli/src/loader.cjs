@@ -301,22 +301,21 @@ const host = {
     return exports;
   },
 };
-// Custom rules run in a thread of their own, from the bundled copy of core's rule thread (core's
-// isolation.ts), read when a config first names a custom rule. The vendored copy has no file beside
-// it: it writes its rule thread's script into its cache folder then, and hands that file.
-if (EMBEDDED === null) {
-  globalThis[Symbol.for("returnlint.ruleWorker")] = path.join(__dirname, "chunks", "rule-worker.cjs");
-} else {
-  Object.defineProperty(globalThis, Symbol.for("returnlint.ruleWorker"), { get: vendoredRuleWorker, configurable: true });
+// Two threads run from files of their own: custom rules' (core's isolation.ts), started when a config
+// first names a custom rule, and scan's finding thread (scan/find-ahead.ts). The vendored copy has no
+// file beside it: it writes a thread's script into its cache folder when the thread is first asked
+// for, and hands that file.
+for (const [key, name] of [["returnlint.ruleWorker", "chunks/rule-worker.cjs"], ["returnlint.findThread", "chunks/find-thread.cjs"]]) {
+  if (EMBEDDED === null) globalThis[Symbol.for(key)] = path.join(__dirname, name);
+  else Object.defineProperty(globalThis, Symbol.for(key), { get: () => vendoredThread(name), configurable: true });
 }
 // `returnlint init claude --vendor` copies this returnlint, the loader and its pack, into a project.
 globalThis[Symbol.for("returnlint.selfContained")] = [SELF_CONTAINED, PACK_FILE];
 
-/** The vendored copy's rule thread as a file in its folder (unpacked whole, once); undefined when it cannot be written. */
-function vendoredRuleWorker() {
+/** A thread's script, NAME in the vendored copy's pack, as a file in its folder (unpacked whole, once); undefined when it cannot be written. */
+function vendoredThread(name) {
   const fs = builtin("node:fs");
   const { renameSync, statSync, writeFileSync } = fs;
-  const name = "chunks/rule-worker.cjs";
   const [offset, length] = EMBEDDED[name];
   const file = path.join(VENDORED_CACHE, name.replace("/", "-"));
   try {

@@ -128,6 +128,32 @@ describe("returnlint init claude --vendor, in a repository without package.json 
     expect((JSON.parse(blocked.stdout) as { reason: string }).reason).toContain("/status: status is researched");
   });
 
+  it("scans a folder of more than a thousand tasks with its finding thread, unpacked beside its caches, as the installed CLI does", () => {
+    const files: Record<string, object | string> = {};
+    for (let task = 1; task <= 1_100; task += 1) {
+      const folder = `specs/${String(task)}_task`;
+      files[`${folder}/.return-meta.json`] = { status: task % 100 === 0 ? "implemented" : "researched", artifacts: task % 100 === 0 ? [] : [{ type: "report", path: `${folder}/reports/research-001.md`, summary: "Research report" }], metadata: { session_id: "sess_1736700000_abc123", agent_type: "lean-research-agent", delegation_depth: 1, delegation_path: ["orchestrator", "research", "lean-research-agent"] } };
+      if (task % 100 !== 0) files[`${folder}/reports/research-001.md`] = "# Findings\n";
+    }
+    const root = repository(files);
+    returnlint(["init", "claude", "--vendor"], { cwd: root });
+    const vendored = spawnSync(process.execPath, [path.join(root, ".claude", "hooks", "returnlint.cjs"), "scan", "--quiet", "--format", "json"], { cwd: root, encoding: "utf8", timeout: 30_000 });
+    expect(vendored.stderr).toBe("");
+    expect(vendored.status).toBe(1);
+    const failed = (JSON.parse(vendored.stdout) as { source: string; phantom: boolean }[]).map(({ source, phantom }) => ({ source, phantom }));
+    expect(failed.map(({ source }) => source).sort()).toEqual(Array.from({ length: 11 }, (_, index) => `specs/${String((index + 1) * 100)}_task/.return-meta.json`).sort());
+    expect(failed.every(({ phantom }) => phantom)).toBe(true);
+    expect(returnlint(["scan", "--quiet", "--format", "json"], { cwd: root }).stdout).toBe(vendored.stdout);
+    const caches = path.join(root, ".claude", "hooks", ".returnlint-cache");
+    const [folder] = readdirSync(caches).filter((name) => name !== ".gitignore");
+    expect(readdirSync(path.join(caches, folder ?? ""))).toContain("chunks-find-thread.cjs");
+    // Where the thread's script cannot be written, the scan walks in its own thread: the same report.
+    rmSync(caches, { recursive: true });
+    writeFileSync(caches, "not a folder");
+    const alone = spawnSync(process.execPath, [path.join(root, ".claude", "hooks", "returnlint.cjs"), "scan", "--quiet", "--format", "json"], { cwd: root, encoding: "utf8", timeout: 30_000 });
+    expect(alone.stdout).toBe(vendored.stdout);
+  });
+
   it("updates a copy of another version when run again, and changes nothing when it is this one", () => {
     const root = repository({ ".claude/hooks/returnlint.cjs": "// returnlint 0.0.9\n" });
     expect(returnlint(["init", "claude", "--vendor"], { cwd: root }).stdout).toContain("Updated .claude/hooks/returnlint.cjs, returnlint 0.1.0's loader, which the hook runs.\n");

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, opendirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, STACK_FRAME, project, returnlint } from "./helpers.js";
@@ -297,6 +297,68 @@ describe("returnlint scan: the walk", () => {
     expect(run.stderr).toMatch(/^returnlint: Refusing to read .*40_huge\/\.return-meta\.json: it is larger than 10 MiB\.$/m);
     expect(run.stdout).toMatch(/^ {2}unreadable +1$/m);
     expect(run.stdout).toContain("[FAIL] 2 of 5 returns below specs failed validation; 1 could not be read\n");
+  });
+});
+
+describe("returnlint scan: a folder of more than a thousand tasks, walked and read in a thread of its own", () => {
+  // From 1,024 entries on (on a machine of more than one core), the walk and the reads move to a thread, a few batches ahead of the checks.
+  const TASKS = 2_000;
+  const isPhantom = (task: number) => task % 250 === 0;
+  const MARKED = 1_999;
+  const HUGE = 1_900;
+
+  function largeProject(): string {
+    const files: Record<string, unknown> = {};
+    for (let task = 1; task <= TASKS; task += 1) {
+      const folder = `specs/${String(task)}_task`;
+      if (task === HUGE) continue;
+      files[`${folder}/.return-meta.json`] = returnMeta("researched", isPhantom(task) ? [] : [`${folder}/reports/research-001.md`]);
+      if (!isPhantom(task)) files[`${folder}/reports/research-001.md`] = "# Findings\n";
+    }
+    files[`specs/${String(MARKED)}_task/.postflight-pending`] = { session_id: "sess_1", skill: "skill-researcher", task_number: MARKED, operation: "research", reason: "postflight pending" };
+    const root = project(files);
+    mkdirSync(path.join(root, "specs", `${String(HUGE)}_task`));
+    writeFileSync(path.join(root, "specs", `${String(HUGE)}_task`, ".return-meta.json"), " ".repeat(10 * 1024 * 1024 + 1));
+    return root;
+  }
+
+  it("checks every return once, in the order the system lists the folder, with the same verdicts", () => {
+    const root = largeProject();
+    // About 2 kB a report: more than the helper's buffer holds.
+    const run = spawnSync(process.execPath, [BIN, "scan", "--format", "json"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 20_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^returnlint: Refusing to read .*${String(HUGE)}_task/\\.return-meta\\.json: it is larger than 10 MiB\\.\n$`));
+    const reports = parseReports(run.stdout);
+    // readdirSync sorts (libuv); a directory handle, as the walk reads specs/, gives the system's order.
+    const handle = opendirSync(path.join(root, "specs"));
+    const listed: string[] = [];
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) if (entry.name !== `${String(HUGE)}_task`) listed.push(entry.name);
+    handle.closeSync();
+    expect(reports.map((report) => report.source)).toEqual(listed.map((name) => `specs/${name}/.return-meta.json`));
+    const phantom = reports.filter((report) => report.phantom).map((report) => report.source);
+    expect(phantom.sort()).toEqual(
+      Array.from({ length: TASKS / 250 }, (_, index) => `specs/${String((index + 1) * 250)}_task/.return-meta.json`).sort(),
+    );
+    expect(reports.filter((report) => !report.ok)).toHaveLength(TASKS / 250);
+    // The folder's listing reaches the checks with its return: the marker beside it is seen.
+    const marked = reports.find((report) => report.source === `specs/${String(MARKED)}_task/.return-meta.json`);
+    expect(marked?.warningCount).toBe(1);
+    expect(marked?.results).toContainEqual(expect.objectContaining({ ruleId: "postflight-marker", level: "warn" }));
+    expect(reports.filter((report) => report.warningCount > 0)).toHaveLength(1);
+  });
+
+  it("counts them in the table; a reader that goes away ends the scan quietly", () => {
+    const root = largeProject();
+    const run = returnlint(["scan"], { cwd: root });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toMatch(/^ {2}researched +1999$/m);
+    expect(run.stdout).toMatch(new RegExp(`^ {2}phantom work +${String(TASKS / 250)}$`, "m"));
+    expect(run.stdout).toMatch(/^ {2}warned +1$/m);
+    expect(run.stdout).toContain(`[FAIL] ${String(TASKS / 250)} of 2000 returns below specs failed validation; 1 could not be read\n`);
+    // A reader that goes away (\`| head -1\`) ends the scan quietly, the thread with it.
+    const head = spawnSync("sh", ["-c", `"${process.execPath}" "${BIN}" scan --format json | head -c 1`], { cwd: root, encoding: "utf8", timeout: 20_000 });
+    expect(head.stdout).toBe("[");
+    expect(head.stderr).not.toMatch(STACK_FRAME);
   });
 });
 

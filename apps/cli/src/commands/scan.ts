@@ -7,19 +7,19 @@ import { writeOutput } from "../atomic.js";
 import { formatterFor } from "../formatters/index.js";
 import { pairOutputs } from "../formatters/output.js";
 import { loadReturnlintConfig } from "../host.js";
-import { checkReturnFile, type Outcome } from "../scan/check-one.js";
-import { relativeBelow } from "../scan/names.js";
+import { checkFound, type Outcome } from "../scan/check-one.js";
+import type { Found, FoundSource, Unreadable } from "../scan/find.js";
+import { findAhead } from "../scan/find-ahead.js";
 import { Output } from "../scan/output.js";
 import { Progress } from "../scan/progress.js";
 import { scanReport } from "../scan/reports.js";
 import { Summary } from "../scan/summary.js";
-import { walkReturnFiles } from "../scan/walk.js";
 import { emitVerdicts, telemetryEnabled } from "@returnlint/telemetry";
 import { colorWanted } from "../terminal.js";
 import type { CommandIo } from "./io.js";
 import { returnlintVersion } from "../version.js";
 
-// `returnlint scan`: the options, and the loop that walks, checks (scan/check-one.ts), prints and counts each return.
+// `returnlint scan`: the options, and the loop that checks (scan/check-one.ts), prints and counts each return the walk finds (scan/find.ts).
 
 const DEFAULT_CONCURRENCY = 16;
 
@@ -131,21 +131,21 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
   // Passes and notes are made only for an output that can show them: the table shows problems alone.
   const listNotes = verdicts !== undefined || outputs.some(({ format }) => format !== "stylish");
 
-  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, maxBytes: inputLimit(), listNotes, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
-  const belowCwd = relativeBelow(io.cwd, dir);
-  const belowRoot = relativeBelow(root, dir);
-  const checkOne = (file: string): Promise<Outcome> => checkReturnFile(file, belowCwd(file) ?? file, belowRoot(file), context);
+  const context = { cwd: io.cwd, root, config, command, preset: values.preset, files, listNotes, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
+  const checkOne = (found: FoundSource | Unreadable): Promise<Outcome> => checkFound(found, context);
 
   const out = new Output(io);
   const progress = new Progress(io, shownDir, io.stderrIsTTY === true && !quiet);
   const summary = new Summary();
   const walkProblems: string[] = [];
   // The view is told what the walk's folders held: a name not in its folder (a postflight marker, usually) needs no lookup.
-  const listed = (folder: string, names: readonly string[]): void => {
-    const below = belowRoot(folder);
-    if (below !== undefined) files.listed(below, names);
-  };
-  const returnFiles = walkReturnFiles(dir, (where, reason) => walkProblems.push(`Cannot read directory ${display(io.cwd, where)}: ${reason}.`), listed);
+  function* returnsIn(batch: readonly Found[]): Generator<FoundSource | Unreadable> {
+    for (const found of batch) {
+      if ("listed" in found) files.listed(found.listed, found.names);
+      else if ("reason" in found) walkProblems.push(`Cannot read directory ${display(io.cwd, found.where)}: ${found.reason}.`);
+      else yield found;
+    }
+  }
   const reportOptions = { cwd: io.cwd, dir: shownDir, quiet, color, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
   const reports = outputs.map(({ format, file }) => ({
     file,
@@ -153,7 +153,7 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
     written: [] as string[],
   }));
 
-  for await (const outcome of mapOrdered(returnFiles, concurrency, checkOne)) {
+  const record = (outcome: Outcome): void => {
     summary.add(outcome);
     if (verdicts !== undefined && !("unreadable" in outcome)) {
       const { ok, report, facts, source } = outcome;
@@ -176,6 +176,9 @@ export async function scan(argv: readonly string[], io: CommandIo): Promise<numb
       if (progress.enabled) out.flush();
     }
     progress.tick(summary);
+  };
+  for await (const batch of findAhead({ dir, cwd: io.cwd, root, maxBytes: inputLimit() })) {
+    for await (const outcome of mapOrdered(returnsIn(batch), concurrency, checkOne)) record(outcome);
   }
   const ends = await Promise.all(reports.map(async (entry) => ({ ...entry, last: await entry.report.end(summary) })));
   for (const { file, written, last } of ends) if (file !== undefined) writeOutput(file, written.join("") + last);

@@ -1,8 +1,9 @@
-import { isReturnlintError, type FileView, type LoadedConfig } from "@returnlint/core";
-import { lintSource, openWalkedFile, type LintResult } from "@returnlint/api";
+import type { FileView, LoadedConfig } from "@returnlint/core";
+import { lintSource, type LintResult } from "@returnlint/api";
+import type { FoundSource, Unreadable } from "./find.js";
 
 /** One return file of a scan: its result, or why it could not be read. */
-export type Outcome = LintResult | { readonly source: string; readonly unreadable: string };
+export type Outcome = LintResult | Unreadable;
 
 export interface ScanContext {
   readonly cwd: string;
@@ -17,20 +18,9 @@ export interface ScanContext {
   readonly maxWarnings?: number;
   /** false: the reports list problems only (passes and notes counted), for outputs that show no more. */
   readonly listNotes: boolean;
-  /** The input limit (RETURNLINT_MAX_INPUT_BYTES), read once; undefined: read for each file, which says what is wrong with it. */
-  readonly maxBytes: number | undefined;
 }
 
-/**
- * Reads one return file (never through a symlink) and lints it: one read, one parse. `name` is
- * the file as output shows it; `below` its path below the project root (undefined outside it).
- */
-export async function checkReturnFile(file: string, name: string, below: string | undefined, context: ScanContext): Promise<Outcome> {
-  let source;
-  try {
-    source = openWalkedFile(file, { name, below, maxBytes: context.maxBytes });
-  } catch (error) {
-    return { source: name, unreadable: isReturnlintError(error) ? error.message : `Cannot read ${file}: ${String(error)}.` };
-  }
-  return lintSource(source, context);
+/** Lints what the walk found (find.ts): a return file read, or one that could not be read, which is its own outcome. */
+export function checkFound(found: FoundSource | Unreadable, context: ScanContext): Promise<Outcome> {
+  return "unreadable" in found ? Promise.resolve(found) : lintSource(found.source, context);
 }

@@ -3,23 +3,23 @@ import path from "node:path";
 import { formatOfFileName } from "@returnlint/core";
 import { below } from "./names.js";
 
+/** An entry of the scanned folder that may hold returns: a folder (a task's, usually) or a return file. Plain data. */
+export interface TopEntry {
+  readonly name: string;
+  readonly folder: boolean;
+}
+
+type OnProblem = (dir: string, reason: string) => void;
+type OnListing = (dir: string, names: readonly string[]) => void;
+
 /**
- * Every return file (a name core's `formatOfFileName` knows: `.return-meta.json`, `.orchestrator-handoff.json`, `.return-meta-multi*.json`) below
- * `dir`, depth first. Symlinks (to directories or files) are never followed, so a link
- * loop cannot trap the walk. The directory that grows with the project, `dir` itself
- * (one folder per task), is streamed entry by entry; the folders below it are small and
- * are each listed in one call, which costs a third of the CPU of a directory handle
- * (Node 20). The calls are synchronous on purpose: a directory read is a few
- * microseconds, a round trip through libuv's thread pool tens of them, and the walk
- * only advances as fast as the checks consume it. `onListing` is told what each folder
- * listed in one call held, if it holds a return file, before that file is yielded: a folder
- * a return is in is the one rules ask about by names that may not be there (a marker).
+ * The entries of `dir` a walk goes into, in the order the system lists them: folders and files
+ * named like a return (core's `formatOfFileName`: `.return-meta.json`,
+ * `.orchestrator-handoff.json`, `.return-meta-multi*.json`). Symlinks (to directories or files)
+ * are never followed, so a link loop cannot trap the walk. This is the folder that grows with
+ * the project (one folder per task), so it is streamed entry by entry.
  */
-export function* walkReturnFiles(
-  dir: string,
-  onProblem: (dir: string, reason: string) => void,
-  onListing?: (dir: string, names: readonly string[]) => void,
-): Generator<string> {
+export function* topEntries(dir: string, onProblem: OnProblem): Generator<TopEntry> {
   let handle: Dir;
   try {
     handle = opendirSync(dir, { bufferSize: 256 });
@@ -27,11 +27,10 @@ export function* walkReturnFiles(
     onProblem(dir, reasonOf(error));
     return;
   }
-  const prefix = below(dir);
   try {
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (entry.isDirectory()) yield* folder(prefix + entry.name, onProblem, onListing);
-      else if (isReturnFile(entry)) yield prefix + entry.name;
+      if (entry.isDirectory()) yield { name: entry.name, folder: true };
+      else if (isReturnFile(entry)) yield { name: entry.name, folder: false };
     }
   } catch (error) {
     onProblem(dir, reasonOf(error));
@@ -40,12 +39,22 @@ export function* walkReturnFiles(
   }
 }
 
+/**
+ * Every return file in `entry` of `dir` (the file itself, or the files below the folder), depth
+ * first. The folders below `dir` are small and are each listed in one call, which costs a third
+ * of the CPU of a directory handle (Node 20). The calls are synchronous on purpose: a directory
+ * read is a few microseconds, a round trip through libuv's thread pool tens of them. `onListing`
+ * is told what each folder listed in one call held, if it holds a return file, before that file
+ * is yielded: a folder a return is in is the one rules ask about by names that may not be there
+ * (a marker).
+ */
+export function* walkEntry(dir: string, entry: TopEntry, onProblem: OnProblem, onListing?: OnListing): Generator<string> {
+  if (entry.folder) yield* folder(below(dir) + entry.name, onProblem, onListing);
+  else yield below(dir) + entry.name;
+}
+
 /** The return files in a folder below `dir` and in its own folders: one generator per folder, none per file. */
-function* folder(
-  dir: string,
-  onProblem: (dir: string, reason: string) => void,
-  onListing: ((dir: string, names: readonly string[]) => void) | undefined,
-): Generator<string> {
+function* folder(dir: string, onProblem: OnProblem, onListing: OnListing | undefined): Generator<string> {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
