@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +23,7 @@ import {
 } from "../scripts/corpus-lib.mjs";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
+const CLI = path.join(REPO, "apps", "cli", "dist", "returnlint.cjs");
 const CORPUS = resolveCorpusDir(REPO);
 
 const SESSION = { session_id: "sess_1768788507_c30ebc", agent_type: "general-research-agent", delegation_depth: 1, delegation_path: ["orchestrator", "research"] };
@@ -203,6 +205,27 @@ describe.skipIf(!available)(available ? `the shared corpus (${CORPUS})` : `the s
     expect(summary.invariants[3].checked).toBeGreaterThan(2000);
     expect(violationsOf(summary, "d").map(describeRecord)).toEqual([]);
   });
+
+  // taskset limits the process to one core, where scan walks in its own thread (docs/scan.md, "Performance").
+  it.runIf(existsSync("/usr/bin/taskset") && availableParallelism() > 1)("scan of every return, each in a task folder of its own, reports the same with its finding thread as walked in one thread", async () => {
+    const index = await readIndex(CORPUS);
+    const files: Record<string, string> = {};
+    index.forEach((entry, position) => {
+      files[`specs/${String(position + 1)}_version/.return-meta.json`] = readFileSync(path.join(CORPUS, entry.file), "utf8");
+    });
+    const root = tempProject(files);
+    const scanArgs = [CLI, "scan", "--format", "json"];
+    const run = (command: string, args: readonly string[]) => spawnSync(command, args, { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 60_000 });
+    const threaded = run(process.execPath, scanArgs);
+    const alone = run("/usr/bin/taskset", ["-c", "0", process.execPath, ...scanArgs]);
+    expect(threaded.stderr).toBe("");
+    expect(threaded.status).toBe(1);
+    expect(alone.status).toBe(1);
+    expect(threaded.stdout).toBe(alone.stdout);
+    const reports = JSON.parse(threaded.stdout) as { source: string; ok: boolean }[];
+    expect(reports).toHaveLength(index.length);
+    expect(new Set(reports.map(({ source }) => source)).size).toBe(index.length);
+  }, 120_000);
 
   it("detects a metadata file from its content alone for all but a few, and never a contextual status as v5", () => {
     const misread = [...summary.detection].filter(([format]) => format !== "metadata-file").reduce((sum, [, count]) => sum + count, 0);
