@@ -1,18 +1,31 @@
 import { ReturnlintError } from "@returnlint/core";
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync, statSync, writeSync } from "node:fs";
 
 /**
  * Whether a file descriptor is a terminal, without touching process.stdout or
  * loading node:tty up front: both pull in the stream and net modules, several
- * milliseconds of a run whose output goes to a pipe or a file.
+ * milliseconds of a run whose output goes to a pipe, a file or /dev/null
+ * (`returnlint check x >/dev/null` in a script: a character device, never a
+ * terminal). Only a character device that is not /dev/null asks node:tty.
  */
 export function isTerminal(fd: number): boolean {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const stats = fstatSync(fd);
+    if (!stats.isCharacterDevice() || stats.rdev === nullDevice()) return false;
   } catch {
     return false;
   }
   return process.getBuiltinModule("node:tty").isatty(fd);
+}
+
+/** /dev/null's device number, or undefined on a system without one (Windows). */
+function nullDevice(): number | undefined {
+  try {
+    const stats = statSync("/dev/null", { throwIfNoEntry: false });
+    return stats?.isCharacterDevice() === true ? stats.rdev : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
