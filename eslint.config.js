@@ -7,7 +7,9 @@ export default tseslint.config(
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One program for the whole repository (the root tsconfig.json includes every package's sources
+      // and tests): a project per package would type every package's dependencies again for each.
+      parserOptions: { project: ["./tsconfig.json"], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],

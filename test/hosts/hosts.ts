@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -36,20 +36,35 @@ export function binOf(name: Pinned): string {
   return path.join(installDir(name), "node_modules", ".bin", PINNED[name].bin);
 }
 
-/** Installs a pinned program unless that version is already there; returns its bin. */
-export function ensureInstalled(name: Pinned): string {
+/** Whether the pinned version of a program is installed already (then it is reused). */
+function installed(name: Pinned): boolean {
+  const pinned = PINNED[name];
+  const manifest = path.join(installDir(name), "node_modules", pinned.package, "package.json");
+  return existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version === pinned.version && existsSync(binOf(name));
+}
+
+/** An empty install folder for a program, with the package.json that pins it. */
+function prepareInstall(name: Pinned): string {
   const pinned = PINNED[name];
   const dir = installDir(name);
-  const manifest = path.join(dir, "node_modules", pinned.package, "package.json");
-  if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version === pinned.version && existsSync(binOf(name))) return binOf(name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, "package.json"),
     `${JSON.stringify({ name: `hosts-${name}`, private: true, dependencies: { [pinned.package]: pinned.version }, ...("overrides" in pinned ? { overrides: pinned.overrides } : {}) }, null, 2)}\n`,
   );
-  const run = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, encoding: "utf8", timeout: 300_000, env: quietEnv() });
-  if (run.status !== 0) throw new Error(`npm install ${pinned.package}@${pinned.version} failed (${String(run.status ?? run.signal)}):\n${run.stderr}`);
+  return dir;
+}
+
+/**
+ * Installs a pinned program unless that version is already there; gives its bin. npm runs in a
+ * child of its own, so that the suite's setup can build and publish the workspace meanwhile (the
+ * installs wait on the network and the disk, the build on the CPU).
+ */
+export async function ensureInstalled(name: Pinned): Promise<string> {
+  if (installed(name)) return binOf(name);
+  const ran = await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: prepareInstall(name), env: quietEnv(), timeoutMs: 600_000 });
+  if (ran.status !== 0) throw new Error(`npm install ${PINNED[name].package}@${PINNED[name].version} failed (${ran.timedOut ? "timed out" : String(ran.status)}):\n${ran.stderr}`);
   return binOf(name);
 }
 

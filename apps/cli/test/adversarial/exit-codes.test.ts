@@ -15,7 +15,9 @@ describe("exit codes and labels under attack", { timeout: 120_000 }, () => {
     const root = scratch();
     const body = "check() { const hoard = []; for (;;) hoard.push(new Array(1e6).fill(Math.random())); }";
     write(root, { "a.md": "# A\n", "rules/hog.mjs": ruleModule("hog", body), "r.json": v7Return(["a.md"]), "returnlint.config.json": { rules: { "./rules/hog.mjs": "error" } } });
-    const ran = run(["check", "r.json", "--format", "json"], { cwd: root, timeout: 60_000 });
+    // Filling 512 MB takes seconds where fresh memory is slow (page faults on a loaded virtual
+    // machine): a time limit far above it, so that running out of memory, not time, ends the rule.
+    const ran = run(["check", "r.json", "--format", "json"], { cwd: root, timeout: 110_000, env: { RETURNLINT_RULE_TIMEOUT_MS: "100000" } });
     expect(ran.status).toBe(2);
     expect(ran.stderr).not.toMatch(/FATAL ERROR|JavaScript heap/);
     expect(report(ran).results.find((result) => result.ruleId === "hog")).toMatchObject({
