@@ -26,13 +26,13 @@ export async function setup(project: TestProject): Promise<void> {
     registry = started;
     return { url: started.url, published: publishWorkspace(started.url) };
   })();
-  // Every install is awaited, failed or not, before the setup gives the first error.
-  const [released, ...installed] = await Promise.allSettled([release, ...installs.values()]);
-  const failed = [released, ...installed].find((result) => result.status === "rejected");
+  // Every install is awaited, failed or not, before the setup gives the first error: no npm is left
+  // running behind a failed setup.
+  const failed = (await Promise.allSettled([release, ...installs.values()])).find((result) => result.status === "rejected");
   if (failed !== undefined) throw failed.reason;
-  if (released.status !== "fulfilled") throw new Error("the release was not published");
-  project.provide("registry", released.value.url);
-  project.provide("published", released.value.published);
+  const { url, published } = await release;
+  project.provide("registry", url);
+  project.provide("published", published);
 }
 
 export function teardown(): void {
