@@ -1,11 +1,11 @@
 // The bundles: the library API as ESM with code splitting (dist/index.js), the CLI's `check` as one
 // CommonJS file (dist/cli.cjs), and the chunks cli.cjs requires only when a run needs them (the
-// other commands, command-chunks.mjs says how; ajv and yaml for a config file, ajv for compiling a
-// contract; the custom rules' thread; scan's finding thread).
+// other commands, formats and opt-in rules, lazy-chunks.mjs says how; ajv and yaml for a config
+// file, ajv for compiling a contract; the custom rules' thread; scan's finding thread).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { bundleCliWithCommandChunks } from "./command-chunks.mjs";
+import { bundleCliWithLazyChunks } from "./lazy-chunks.mjs";
 import { swapModule } from "./swap-module.mjs";
 
 /**
@@ -17,6 +17,23 @@ const STARTUP_MINIFY = { minify: true };
 
 /** The commands that main.ts imports on use and that are chunks of their own: every one but `check` and `hook`, which run once per return and per subagent stop and are in cli.cjs (the hook's module code runs only when used). */
 const COMMAND_CHUNKS = ["audit", "doctor", "explain", "init", "mcp", "print-config", "rules", "scan", "schema"];
+
+/** The report formats that are chunks of their own: all but stylish (the terminal's) and json (an orchestrator's). */
+const FORMAT_CHUNKS = ["github", "junit", "response", "sarif"];
+
+/** The built-in rules that are chunks of their own: those no format's preset turns on (`strict` and configs do). */
+const RULE_CHUNKS = ["artifact-content", "artifact-evidence", "command-claims", "subagent-claims", "test-claims", "write-claims"];
+
+/** What cli.cjs requires as a chunk when a run first needs it (lazy-chunks.mjs). */
+function lazyUnits(cli) {
+  const source = (file) => path.join(fileURLToPath(cli), "src", file);
+  const registry = path.join(path.dirname(fileURLToPath(import.meta.resolve("@returnlint/api"))), "registry.js");
+  return [
+    ...COMMAND_CHUNKS.map((name) => ({ chunk: `command-${name}`, importer: source("main.ts"), specifier: `./commands/${name}.js`, entry: source(`commands/${name}.ts`) })),
+    ...FORMAT_CHUNKS.map((name) => ({ chunk: `format-${name}`, importer: source("formatters/index.ts"), specifier: `./${name}.js`, entry: source(`formatters/${name}.ts`) })),
+    ...RULE_CHUNKS.map((id) => ({ chunk: `rule-${id}`, importer: registry, specifier: `@returnlint/rule-${id}`, entry: fileURLToPath(import.meta.resolve(`@returnlint/rule-${id}`)) })),
+  ];
+}
 
 /**
  * core's `import("./options.js")` and `import("./yaml.js")` (ajv and yaml, needed only when a
@@ -97,13 +114,13 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
     }),
     // No import() in cli.cjs: the lazy chunks become requires, and the user's files are imported
     // through the loader (core's config/import-file.ts says why).
-    bundleCliWithCommandChunks({
+    bundleCliWithLazyChunks({
       cli: fileURLToPath(cli),
       options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, ...STARTUP_MINIFY },
       plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.lazy.swap.plugin, contractCompiler.plugin, telemetry.swap.plugin],
-      names: COMMAND_CHUNKS,
+      units: lazyUnits(cli),
       chunkOptions: { ...shared, supported: { "dynamic-import": false }, ...STARTUP_MINIFY, plugins: [nodePathOnce] },
-      chunkPlugins: { explain: [ruleDocs.swap.plugin], audit: [chartLibrary.swap.plugin] },
+      chunkPlugins: { "command-explain": [ruleDocs.swap.plugin], "command-audit": [chartLibrary.swap.plugin] },
     }),
     chunk(chartLibrary),
     chunk(telemetry),
