@@ -15,7 +15,9 @@
 //
 // Each module swap is an esbuild plugin from swap-module.mjs, which fails the build when the
 // module it replaces moved instead of bundling the original without a word.
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { bundle } from "./build/bundles.mjs";
 import { trainCodeCache, writeBin } from "./build/bin.mjs";
 import { chartLibrary } from "./build/chart-library.mjs";
@@ -31,8 +33,13 @@ const cli = new URL("./", import.meta.url);
 const dist = new URL("dist/", cli);
 const manifest = JSON.parse(readFileSync(new URL("package.json", cli), "utf8"));
 
-// esbuild does not delete what an earlier build wrote: stale chunks would pile up.
-rmSync(new URL("chunks/", dist), { recursive: true, force: true });
+// esbuild does not delete what an earlier build wrote: stale chunks would pile up, and a file no
+// build writes any more (a source map from an experiment) would be published with the package.
+// tsc has just written dist/types/; everything else in dist/ is this build's to write.
+const distFolder = fileURLToPath(dist);
+for (const entry of existsSync(distFolder) ? readdirSync(distFolder) : []) {
+  if (entry !== "types") rmSync(path.join(distFolder, entry), { recursive: true, force: true });
+}
 const generated = new URL(".generated/", cli);
 rmSync(generated, { recursive: true, force: true });
 mkdirSync(generated, { recursive: true });

@@ -25,7 +25,14 @@ const FORMAT_CHUNKS = ["github", "junit", "response", "sarif"];
 const RULE_CHUNKS = ["artifact-content", "artifact-evidence", "command-claims", "subagent-claims", "test-claims", "write-claims"];
 
 /** What cli.cjs requires as a chunk when a run first needs it (lazy-chunks.mjs). */
-function lazyUnits(cli) {
+async function lazyUnits(cli) {
+  // A rule a format's preset turns on runs at every check of that format: it belongs in cli.cjs.
+  const { BUILTIN_PRESETS } = await import("@returnlint/api");
+  const { FORMAT_NAMES } = await import("@returnlint/core");
+  for (const format of FORMAT_NAMES) {
+    const on = Object.entries(BUILTIN_PRESETS.get(format)?.rules ?? {}).filter(([id, entry]) => RULE_CHUNKS.includes(id) && (Array.isArray(entry) ? entry[0] : entry) !== "off");
+    if (on.length > 0) throw new Error(`lazy chunks: the ${format} preset turns on ${on.map(([id]) => id).join(", ")}, which RULE_CHUNKS makes a chunk: take it out of RULE_CHUNKS (apps/cli/build/bundles.mjs)`);
+  }
   const source = (file) => path.join(fileURLToPath(cli), "src", file);
   const registry = path.join(path.dirname(fileURLToPath(import.meta.resolve("@returnlint/api"))), "registry.js");
   return [
@@ -100,6 +107,7 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
   const lazyConfig = lazyConfigModules(core);
   const telemetry = lazyTelemetry();
   const chunk = ({ entry, chunk: outfile, options = {} }) => build({ ...shared, entryPoints: [entry], outfile, format: "cjs", ...options });
+  const units = await lazyUnits(cli);
   const swaps = [precompiled, precompiled.lazy.swap, ruleDocs.swap, chartLibrary.swap, contractCompiler, telemetry.swap, ...lazyConfig.map(({ swap }) => swap)];
   await Promise.all([
     build({
@@ -118,7 +126,7 @@ export async function bundle({ cli, version, precompiled, ruleDocs, chartLibrary
       cli: fileURLToPath(cli),
       options: { ...shared, entryPoints: ["src/bin.ts"], outfile: "dist/cli.cjs", format: "cjs", supported: { "dynamic-import": false }, ...STARTUP_MINIFY },
       plugins: [nodePathOnce, ...lazyConfig.map(({ swap }) => swap.plugin), precompiled.lazy.swap.plugin, contractCompiler.plugin, telemetry.swap.plugin],
-      units: lazyUnits(cli),
+      units,
       chunkOptions: { ...shared, supported: { "dynamic-import": false }, ...STARTUP_MINIFY, plugins: [nodePathOnce] },
       chunkPlugins: { "command-explain": [ruleDocs.swap.plugin], "command-audit": [chartLibrary.swap.plugin] },
     }),
