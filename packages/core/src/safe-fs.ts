@@ -393,10 +393,10 @@ export function readRegularFile(target: string, options: { readonly maxBytes: nu
 
 /**
  * readRegularFile for a file too large to hold at once (a transcript of 100 MB): its first
- * `maxBytes` handed to `onChunk` a chunk at a time, from one descriptor judged as readRegularFile
- * judges it. Returns what was opened, and whether the file goes on past `maxBytes`.
+ * `maxBytes` handed to `onChunk` a chunk at a time (while it returns true), from one descriptor
+ * judged as readRegularFile judges it. Returns what was opened, and whether the file goes on past `maxBytes`.
  */
-export function streamRegularFile(target: string, options: { readonly maxBytes: number; readonly chunkBytes: number }, onChunk: (chunk: Buffer) => void): { readonly stats: Stats; readonly truncated: boolean } {
+export function streamRegularFile(target: string, options: { readonly maxBytes: number; readonly chunkBytes: number }, onChunk: (chunk: Buffer) => boolean): { readonly stats: Stats; readonly truncated: boolean } {
   const { handle, stats } = judgedHandle(target, Infinity);
   let fd: number | undefined;
   try {
@@ -408,7 +408,7 @@ export function streamRegularFile(target: string, options: { readonly maxBytes: 
       const read = readSync(fd, buffer, 0, Math.min(options.chunkBytes, options.maxBytes - position), position);
       if (read === 0) break;
       position += read;
-      onChunk(buffer.subarray(0, read));
+      if (!onChunk(buffer.subarray(0, read))) break;
     }
     return { stats, truncated: stats.size > options.maxBytes };
   } catch (error) {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { isObject } from "./pointer.js";
-import { FileRefusedError, readRegularFile } from "./safe-fs.js";
+import { FileRefusedError, streamRegularFile } from "./safe-fs.js";
 import type { TranscriptHost } from "./transcript/facts.js";
 import { hostOf } from "./transcript/read.js";
 
@@ -63,49 +63,46 @@ interface PendingWrite {
  * resolve against the line's `cwd`, else the project root.
  */
 export function readTranscript(file: string, root: string, maxBytes: number): Transcript {
-  let text: string;
-  let truncated: boolean;
-  try {
-    const read = readRegularFile(file, { maxBytes, overLimit: "truncate" });
-    text = read.bytes.toString("utf8");
-    truncated = read.truncated;
-  } catch (error) {
-    if (!(error instanceof FileRefusedError)) throw error;
-    const why = error.kind === "missing" ? " does not exist" : error.kind === "notFile" ? " is not a regular file" : `: ${error.reason}`;
-    return { ok: false, reason: `${file}${why}` };
-  }
   const pending: PendingWrite[] = [];
   const failedIds = new Set<unknown>();
   let prompt: string | undefined;
   let badLines = 0;
   let line = 0;
   let firstLine: number | undefined;
-  for (const raw of text.split("\n")) {
+  let otherHost: Extract<Transcript, { ok: false }> | undefined;
+  const visit = (raw: Buffer): void => {
     line += 1;
-    const trimmed = raw.trim();
-    if (trimmed === "") continue;
+    // Most of a transcript is tool output: once the prompt is known, an entry that names no tool
+    // call and no failed result is passed over in its bytes, never decoded (what the lines below
+    // would conclude from its text).
+    if (prompt !== undefined && firstLine !== undefined && isEntryOfNoInterest(raw)) return;
+    const trimmed = raw.toString("utf8").trim();
+    if (trimmed === "") return;
     firstLine ??= line;
     if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) {
       // Not an entry; not JSON at all, most likely (a partial last line).
       if (!parses(trimmed)) badLines += 1;
-      continue;
+      return;
     }
-    if (prompt !== undefined && !trimmed.includes('"tool_use"') && !IS_ERROR.test(trimmed)) continue;
+    if (prompt !== undefined && !trimmed.includes('"tool_use"') && !IS_ERROR.test(trimmed)) return;
     let entry: unknown;
     try {
       entry = JSON.parse(trimmed);
     } catch {
       badLines += 1;
-      continue;
+      return;
     }
     if (line === firstLine) {
       const host = hostOf(entry);
-      if (host !== undefined && host !== "claude") return { ok: false, reason: `${file} is ${host === "codex" ? "a Codex rollout" : "a Copilot CLI session log"}, not a Claude Code transcript`, host };
+      if (host !== undefined && host !== "claude") {
+        otherHost = { ok: false, reason: `${file} is ${host === "codex" ? "a Codex rollout" : "a Copilot CLI session log"}, not a Claude Code transcript`, host };
+        return;
+      }
     }
-    if (!isObject(entry) || !isObject(entry.message)) continue;
+    if (!isObject(entry) || !isObject(entry.message)) return;
     const content: unknown = entry.message.content;
     if (prompt === undefined && entry.type === "user") prompt = textOf(content);
-    if (!Array.isArray(content)) continue;
+    if (!Array.isArray(content)) return;
     const base = typeof entry.cwd === "string" && path.isAbsolute(entry.cwd) ? entry.cwd : root;
     for (const item of content as unknown[]) {
       if (!isObject(item)) continue;
@@ -116,7 +113,19 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
       if (typeof named !== "string" || named === "") continue;
       pending.push({ file: path.resolve(base, named), tool: item.name, line, id: item.id });
     }
+  };
+  let truncated: boolean;
+  try {
+    truncated = eachLine(file, maxBytes, (raw) => {
+      visit(raw);
+      return otherHost === undefined;
+    });
+  } catch (error) {
+    if (!(error instanceof FileRefusedError)) throw error;
+    const why = error.kind === "missing" ? " does not exist" : error.kind === "notFile" ? " is not a regular file" : `: ${error.reason}`;
+    return { ok: false, reason: `${file}${why}` };
   }
+  if (otherHost !== undefined) return otherHost;
   const writes = new Map<string, TranscriptWrite[]>();
   for (const { file: written, tool, line: at, id } of pending) {
     const list = writes.get(written) ?? [];
@@ -124,6 +133,64 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
     writes.set(written, list);
   }
   return { ok: true, writes, ...(prompt === undefined ? {} : { prompt }), badLines, truncated };
+}
+
+/**
+ * How much of a transcript is read at a time, into one buffer: a transcript of megabytes is never
+ * held whole, and a run touches no more memory for one of 64 MB than for one of 256 kB.
+ */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Hands `onLine` each line of the first `maxBytes` of a file (the bytes between newlines, the
+ * last line's too, as String.prototype.split gives them) until it returns false; whether the file
+ * goes on past `maxBytes`. A line within one chunk is a view of the reused buffer, valid only
+ * during the call; one that spans chunks is copied together.
+ */
+function eachLine(file: string, maxBytes: number, onLine: (raw: Buffer) => boolean): boolean {
+  let carried: Buffer[] = [];
+  const reading = { on: true };
+  const { truncated } = streamRegularFile(file, { maxBytes, chunkBytes: CHUNK_BYTES }, (chunk) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(NEWLINE); reading.on && newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, newline);
+      reading.on = onLine(carried.length === 0 ? piece : Buffer.concat([...carried, piece]));
+      carried = [];
+      start = newline + 1;
+    }
+    if (reading.on) carried.push(Buffer.from(chunk.subarray(start)));
+    return reading.on;
+  });
+  if (reading.on) onLine(Buffer.concat(carried));
+  return truncated;
+}
+
+const NEWLINE = 0x0a;
+const TOOL_USE = Buffer.from('"tool_use"');
+const IS_ERROR_KEY = Buffer.from('"is_error":');
+const TRUE = Buffer.from("true");
+/** The ASCII characters `\s` and String.prototype.trim take for whitespace; every other one they take is not ASCII. */
+const isAsciiSpace = (byte: number): boolean => byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
+
+/**
+ * Whether a line's bytes are a JSON entry (`{…}` once trimmed) that holds neither `"tool_use"` nor
+ * a match of IS_ERROR. Anything less certain (a line that starts or ends in a byte that is not
+ * ASCII once its ASCII whitespace is trimmed, or `"is_error":` followed by one) is of interest:
+ * its text is decoded and judged as a string.
+ */
+function isEntryOfNoInterest(raw: Buffer): boolean {
+  let first = 0;
+  let last = raw.length - 1;
+  while (first <= last && isAsciiSpace(raw[first] ?? 0)) first += 1;
+  while (last >= first && isAsciiSpace(raw[last] ?? 0)) last -= 1;
+  if (first > last || raw[first] !== 0x7b || raw[last] !== 0x7d) return false;
+  if (raw.includes(TOOL_USE)) return false;
+  for (let at = raw.indexOf(IS_ERROR_KEY); at !== -1; at = raw.indexOf(IS_ERROR_KEY, at + 1)) {
+    let next = at + IS_ERROR_KEY.length;
+    while (next < raw.length && isAsciiSpace(raw[next] ?? 0)) next += 1;
+    if ((raw[next] ?? 0) >= 0x80 || raw.subarray(next, next + TRUE.length).equals(TRUE)) return false;
+  }
+  return true;
 }
 
 function parses(text: string): boolean {

@@ -98,6 +98,7 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
         start = end + 1;
       }
       pending = text.slice(start);
+      return true;
     });
   } catch (error) {
     if (!(error instanceof FileRefusedError)) throw error;
