@@ -420,6 +420,29 @@ export function streamRegularFile(target: string, options: { readonly maxBytes: 
 }
 
 /**
+ * streamRegularFile a line at a time: `onLine` gets each line's bytes, its newline left out, while
+ * it returns true; the bytes after the last newline (a last line with none, or one cut by
+ * `maxBytes`) come back as `rest`. A line within one chunk is a view of the reused buffer, valid
+ * only during the call; one that spans chunks is copied together.
+ */
+export function streamLines(target: string, options: { readonly maxBytes: number; readonly chunkBytes: number }, onLine: (raw: Buffer) => boolean): { readonly stats: Stats; readonly truncated: boolean; readonly rest: Buffer } {
+  let carried: Buffer[] = [];
+  const reading = { on: true };
+  const opened = streamRegularFile(target, options, (chunk) => {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); reading.on && newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, newline);
+      reading.on = onLine(carried.length === 0 ? piece : Buffer.concat([...carried, piece]));
+      carried = [];
+      start = newline + 1;
+    }
+    if (reading.on) carried.push(Buffer.from(chunk.subarray(start)));
+    return reading.on;
+  });
+  return { ...opened, rest: Buffer.concat(carried) };
+}
+
+/**
  * What readRegularFile judges, without reading: that `target` leads to a regular file of at most
  * `maxBytes` (for a file another reader opens, such as a config module Node imports). Throws
  * FileRefusedError as readRegularFile does.

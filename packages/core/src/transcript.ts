@@ -1,6 +1,6 @@
 import path from "node:path";
 import { isObject } from "./pointer.js";
-import { FileRefusedError, streamRegularFile } from "./safe-fs.js";
+import { FileRefusedError, streamLines } from "./safe-fs.js";
 import type { TranscriptHost } from "./transcript/facts.js";
 import { hostOf } from "./transcript/read.js";
 
@@ -116,10 +116,12 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
   };
   let truncated: boolean;
   try {
-    truncated = eachLine(file, maxBytes, (raw) => {
+    const read = streamLines(file, { maxBytes, chunkBytes: CHUNK_BYTES }, (raw) => {
       visit(raw);
       return otherHost === undefined;
     });
+    if (otherHost === undefined) visit(read.rest);
+    truncated = read.truncated;
   } catch (error) {
     if (!(error instanceof FileRefusedError)) throw error;
     const why = error.kind === "missing" ? " does not exist" : error.kind === "notFile" ? " is not a regular file" : `: ${error.reason}`;
@@ -141,31 +143,6 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
  */
 const CHUNK_BYTES = 256 * 1024;
 
-/**
- * Hands `onLine` each line of the first `maxBytes` of a file (the bytes between newlines, the
- * last line's too, as String.prototype.split gives them) until it returns false; whether the file
- * goes on past `maxBytes`. A line within one chunk is a view of the reused buffer, valid only
- * during the call; one that spans chunks is copied together.
- */
-function eachLine(file: string, maxBytes: number, onLine: (raw: Buffer) => boolean): boolean {
-  let carried: Buffer[] = [];
-  const reading = { on: true };
-  const { truncated } = streamRegularFile(file, { maxBytes, chunkBytes: CHUNK_BYTES }, (chunk) => {
-    let start = 0;
-    for (let newline = chunk.indexOf(NEWLINE); reading.on && newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
-      const piece = chunk.subarray(start, newline);
-      reading.on = onLine(carried.length === 0 ? piece : Buffer.concat([...carried, piece]));
-      carried = [];
-      start = newline + 1;
-    }
-    if (reading.on) carried.push(Buffer.from(chunk.subarray(start)));
-    return reading.on;
-  });
-  if (reading.on) onLine(Buffer.concat(carried));
-  return truncated;
-}
-
-const NEWLINE = 0x0a;
 const TOOL_USE = Buffer.from('"tool_use"');
 const IS_ERROR_KEY = Buffer.from('"is_error":');
 const TRUE = Buffer.from("true");

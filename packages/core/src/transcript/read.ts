@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { isObject } from "../pointer.js";
-import { FileRefusedError, streamRegularFile } from "../safe-fs.js";
+import { FileRefusedError, streamLines } from "../safe-fs.js";
 import { claudeReader } from "./claude.js";
 import { codexReader } from "./codex.js";
 import { copilotReader } from "./copilot.js";
@@ -61,10 +61,6 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
   const first = { unknown: false };
   let badLines = 0;
   let line = 0;
-  let pending = "";
-  // Loaded here, not at the top: a check that reads no transcript never pays for the module.
-  const { StringDecoder } = process.getBuiltinModule("node:string_decoder");
-  const decoder = new StringDecoder("utf8");
   const take = (raw: string): void => {
     line += 1;
     if (first.unknown) return;
@@ -88,25 +84,20 @@ export function readRunFacts(file: string, options: ReadFactsOptions): RunFacts 
     }
     if (isObject(entry)) reader.line(entry, line);
   };
-  let opened: ReturnType<typeof streamRegularFile>;
+  let opened: ReturnType<typeof streamLines>;
   try {
-    opened = streamRegularFile(file, { maxBytes: options.maxBytes, chunkBytes: CHUNK_BYTES }, (chunk) => {
-      const text = pending + decoder.write(chunk);
-      let start = 0;
-      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-        take(text.slice(start, end));
-        start = end + 1;
-      }
-      pending = text.slice(start);
-      return true;
+    opened = streamLines(file, { maxBytes: options.maxBytes, chunkBytes: CHUNK_BYTES }, (raw) => {
+      take(raw.toString("utf8"));
+      // A file whose first entry is no host's is not read further.
+      return !first.unknown;
     });
   } catch (error) {
     if (!(error instanceof FileRefusedError)) throw error;
     return { ok: false, reason: `${file} ${error.kind === "missing" ? "does not exist" : error.reason}` };
   }
-  pending += decoder.end();
+  const last = opened.rest.toString("utf8");
   // A last line cut by maxBytes is no entry; one the host is still writing may not be either.
-  if (pending.trim() !== "" && !opened.truncated) take(pending);
+  if (last.trim() !== "" && !opened.truncated) take(last);
   // The entry itself is not quoted: whoever names a file that is no transcript learns nothing of its content.
   if (first.unknown) return { ok: false, reason: `${file} is no transcript of Claude Code, Codex or Copilot CLI (its first entry is none of theirs)` };
   if (reader === undefined || host === undefined) return { ok: false, reason: `${file} holds no entry` };
