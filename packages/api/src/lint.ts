@@ -60,7 +60,8 @@ const HOLDS_NO_RETURN: ReadonlySet<string> = new Set(["empty", "noReturn"]);
 export async function lintSource(source: ReturnSource, options: LintOptions): Promise<LintResult> {
   const config = options.config ?? (await loadReturnlintConfig(options));
   const found = foundIn(source);
-  if (source.kind === "text" && source.otherwise !== undefined && !found.parse.ok && HOLDS_NO_RETURN.has(found.parse.kind)) return lintSource(source.otherwise(), options.config === undefined ? { ...options, config } : options);
+  const elsewhere = source.kind === "text" && !found.parse.ok && HOLDS_NO_RETURN.has(found.parse.kind) ? source.otherwise?.() : undefined;
+  if (elsewhere !== undefined) return lintSource(elsewhere, options.config === undefined ? { ...options, config } : options);
   // Plain fields, no spreads of the options: this is the hot path of scan and audit.
   const says: SourceSays = {
     fileName: source.kind === "text" ? undefined : source.name,

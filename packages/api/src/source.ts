@@ -30,9 +30,9 @@ export interface TextSource extends Named {
   readonly identity?: Identity;
   /**
    * Where the return is when the text holds none (a subagent's prose that names the metadata
-   * file it wrote): opened only then.
+   * file it wrote): asked only then; undefined when it is nowhere else either.
    */
-  readonly otherwise?: () => ReturnSource;
+  readonly otherwise?: () => ReturnSource | undefined;
 }
 
 /**

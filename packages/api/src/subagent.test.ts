@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LoadedConfig } from "@returnlint/core";
-import { asksForReturn, owesReturn } from "./index.js";
+import { tempProject } from "@returnlint/testing";
+import { asksForReturn, checkReturn, loadReturnlintConfig, owesReturn, returnOfMessage, type SubagentRun } from "./index.js";
 
 const config = (agents: Record<string, string> = {}) => ({ config: { agents } }) as unknown as LoadedConfig;
 
@@ -38,5 +39,58 @@ describe("owesReturn", () => {
     ["its message shows a JSON return", { config: config(), run: { wrote: [], definition: prose }, message: '```json\n{"status": "researched"}\n```' }],
   ])("owes one when %s", (_why, input) => {
     expect(owesReturn({ agent: "research-specialist", ...input })).toBe(true);
+  });
+});
+
+describe("returnOfMessage", () => {
+  const META = "specs/7_prove_it/.return-meta.json";
+  const REPORT = "specs/7_prove_it/reports/research-001.md";
+  const value = {
+    status: "researched",
+    summary: "Researched the lemmas; the report lists them.",
+    artifacts: [{ type: "report", path: REPORT, summary: "Research report" }],
+    metadata: { session_id: "sess_1736700000_abc123", agent_type: "researcher", delegation_depth: 1, delegation_path: ["orchestrator", "research", "researcher"] },
+  };
+
+  /** A run whose writes and prompt (what its transcript shows) note each time they are asked for. */
+  function watchedRun(root: string, wrote: readonly string[]): { run: SubagentRun; asked: string[] } {
+    const asked: string[] = [];
+    const run: SubagentRun = {
+      definition: "Research the task; return the JSON object with its status and artifacts.",
+      get wrote() {
+        asked.push("wrote");
+        return wrote.map((file) => `${root}/${file}`);
+      },
+      get prompt() {
+        asked.push("prompt");
+        return "Research task 7.";
+      },
+    };
+    return { run, asked };
+  }
+
+  async function checked(preset: string, message: string, wrote: readonly string[]) {
+    const root = tempProject({ "returnlint.config.json": { preset }, [REPORT]: "# Lemmas\n", [META]: { ...value, status: "researched" } });
+    const config = await loadReturnlintConfig({ cwd: root });
+    const { run, asked } = watchedRun(root, wrote);
+    const owes = owesReturn({ config, agent: "researcher", run, message });
+    const result = await checkReturn(returnOfMessage({ message, root, command: "research", config, run }), { root, command: "research", config, agent: "researcher" });
+    return { owes, source: result.source, ok: result.ok, asked };
+  }
+
+  const fenced = `Research done.\n\n\`\`\`json\n${JSON.stringify({ ...value, status: "completed" })}\n\`\`\``;
+
+  it("asks nothing of the subagent's transcript when returns are console returns and the final message holds one", async () => {
+    expect(await checked("v7", fenced, [META])).toEqual({ owes: true, source: "message", ok: true, asked: [] });
+  });
+
+  it("asks for the files written when a console return's final message holds none, and takes the return file they show", async () => {
+    const { owes, source, asked } = await checked("v7", "- Researched the lemmas\n- Wrote the report", [META]);
+    expect({ owes, source }).toEqual({ owes: true, source: META });
+    expect(new Set(asked)).toEqual(new Set(["wrote"]));
+  });
+
+  it("takes the metadata file written over the final message when returns are metadata files", async () => {
+    expect(await checked("metadata-file", fenced, [META])).toEqual({ owes: true, source: META, ok: true, asked: ["wrote"] });
   });
 });

@@ -124,8 +124,10 @@ export function owesReturn(input: { readonly config: LoadedConfig | undefined; r
   const { config, agent, run } = input;
   if (agent !== undefined && mappedCommand(config, agent) !== undefined) return true;
   if (run.definition === undefined) return true;
+  // What is at hand first: the run's writes and prompt are its transcript, read only when these do not tell.
+  if ([run.definition, input.message].some((text) => text !== undefined && asksForReturn(text))) return true;
   if (run.wrote.some((file) => formatOfFileName(path.basename(file)) !== undefined)) return true;
-  return [run.definition, run.prompt, input.message].some((text) => text !== undefined && asksForReturn(text));
+  return run.prompt !== undefined && asksForReturn(run.prompt);
 }
 
 /**
@@ -173,23 +175,21 @@ export function returnOfMessage(input: {
   const { message, root, run } = input;
   const preset = presetFor(input.config, input.command, input.preset);
   const consoleReturns = preset === "v5" || preset === "v7";
-  const written = (run?.wrote ?? []).filter((file) => formatOfFileName(path.basename(file)) !== undefined && relativeInside(root, file) !== undefined);
-  const metadataFile = consoleReturns ? undefined : written.findLast((file) => path.basename(file) === METADATA_FILE);
+  // What the run shows it wrote (its transcript): asked for only by the steps that need it.
+  const written = () => (run?.wrote ?? []).filter((file) => formatOfFileName(path.basename(file)) !== undefined && relativeInside(root, file) !== undefined);
+  const metadataFile = consoleReturns ? undefined : written().findLast((file) => path.basename(file) === METADATA_FILE);
   if (metadataFile !== undefined) return openWrittenReturn(metadataFile, { root });
-  // Steps 3 to 5, opened only when the message holds no return (`lint` tells, parsing it once).
-  // Another return file only while it is there: a handoff may be written and consumed in one run.
-  const returnFile = written.findLast((file) => existsSync(file));
-  const expectsFile = preset === "metadata-file" || (!consoleReturns && [run?.prompt, run?.definition].some((text) => text?.includes(METADATA_FILE) === true));
-  const named = taskNamedIn(message, { folder: expectsFile }) ?? (expectsFile && run?.prompt !== undefined ? taskNamedIn(run.prompt, { folder: true }) : undefined);
-  const otherwise =
-    returnFile !== undefined
-      ? () => openWrittenReturn(returnFile, { root })
-      : named !== undefined
-        ? () => openNamedTask(named.task, named.folder, { root })
-        : expectsFile
-          ? (): ReturnSource => ({ kind: "missing", name: METADATA_FILE_LAYOUT })
-          : undefined;
-  return otherwise === undefined ? textSource(message, "message") : { ...textSource(message, "message"), otherwise };
+  // Steps 3 to 5, taken only when the message holds no return (`lint` tells, parsing it once).
+  const otherwise = (): ReturnSource | undefined => {
+    // Another return file only while it is there: a handoff may be written and consumed in one run.
+    const returnFile = written().findLast((file) => existsSync(file));
+    if (returnFile !== undefined) return openWrittenReturn(returnFile, { root });
+    const expectsFile = preset === "metadata-file" || (!consoleReturns && [run?.definition, run?.prompt].some((text) => text?.includes(METADATA_FILE) === true));
+    const named = taskNamedIn(message, { folder: expectsFile }) ?? (expectsFile && run?.prompt !== undefined ? taskNamedIn(run.prompt, { folder: true }) : undefined);
+    if (named !== undefined) return openNamedTask(named.task, named.folder, { root });
+    return expectsFile ? { kind: "missing", name: METADATA_FILE_LAYOUT } : undefined;
+  };
+  return { ...textSource(message, "message"), otherwise };
 }
 
 /** A problem of a checked return, as a host shows it: the transcript's lines, and the line addressed to the subagent. */

@@ -14,14 +14,28 @@ const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
  * cannot be read tells nothing: the final message is then all there is. A definition that is
  * there but is no regular file (a FIFO, a link to a device, something too large) is a sentence
  * (ReturnlintError): the hook says it, and gives way or, with --fail-closed, holds the agent.
+ *
+ * The transcript (megabytes, for a subagent that did some work) is read the first time its writes
+ * or its prompt are asked for, and once: a console return in the final message asks for neither
+ * (api's `returnOfMessage`, `owesReturn`).
  */
 export function subagentRun(input: { readonly transcriptPath?: string; readonly root: string; readonly agent?: string; readonly host: HostAdapter }): SubagentRun {
   const { transcriptPath, root, agent, host } = input;
-  const transcript = transcriptPath === undefined ? undefined : readTranscript(path.resolve(root, transcriptPath), root, MAX_TRANSCRIPT_BYTES);
   const definition = agentDefinition(root, agent, host.definitionFiles);
+  let shown: { readonly wrote: readonly string[]; readonly prompt?: string } | undefined;
+  const transcript = () => {
+    if (shown !== undefined) return shown;
+    const read = transcriptPath === undefined ? undefined : readTranscript(path.resolve(root, transcriptPath), root, MAX_TRANSCRIPT_BYTES);
+    shown = read?.ok === true ? { wrote: writtenFiles(read), ...(read.prompt === undefined ? {} : { prompt: read.prompt }) } : { wrote: [] };
+    return shown;
+  };
   return {
-    wrote: transcript?.ok === true ? writtenFiles(transcript) : [],
-    ...(transcript?.ok === true && transcript.prompt !== undefined ? { prompt: transcript.prompt } : {}),
+    get wrote() {
+      return transcript().wrote;
+    },
+    get prompt() {
+      return transcript().prompt;
+    },
     ...(definition === undefined ? {} : { definition }),
   };
 }
