@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempProject } from "@returnlint/testing";
-import { FileRefusedError, readRegularFile, type RefusalKind } from "./safe-fs.js";
+import { FileRefusedError, markedIn, readRegularFile, streamLines, type RefusalKind } from "./safe-fs.js";
 
 // readRegularFile: the one way returnlint reads a file it reads for itself (a config, a manifest,
 // an agent definition, a transcript). Nothing but a regular file is read, and never past a cap.
@@ -46,5 +46,39 @@ describe("readRegularFile", () => {
     const head = readRegularFile(path.join(root, "big.txt"), { maxBytes: 10, overLimit: "truncate" });
     expect(head.bytes.toString()).toBe("x".repeat(10));
     expect(head.truncated).toBe(true);
+  });
+});
+
+describe("streamLines", () => {
+  const marks = [Buffer.from('"tool_use"'), Buffer.from("Write\"")];
+  /** Each line read back with the marks it holds, the file read `chunkBytes` at a time. */
+  function lines(text: string, chunkBytes: number): [string, number][] {
+    const file = path.join(tempProject(), "lines.jsonl");
+    writeFileSync(file, text);
+    const seen: [string, number][] = [];
+    const { rest } = streamLines(file, { maxBytes: 1 << 20, chunkBytes, marks }, (raw, marked) => {
+      seen.push([raw.toString("utf8"), marked]);
+      return true;
+    });
+    if (rest.length > 0) seen.push([rest.toString("utf8"), markedIn(rest, marks)]);
+    return seen;
+  }
+
+  const text = ['{"a":1}', '{"type":"tool_use","name":"Read"}', '{"type":"tool_use","name":"Write"}', "", '{"name":"Write"} and "tool_use"', '{"b":2}'].join("\n");
+  const expected: [string, number][] = [
+    ['{"a":1}', 0],
+    ['{"type":"tool_use","name":"Read"}', 1],
+    ['{"type":"tool_use","name":"Write"}', 3],
+    ["", 0],
+    ['{"name":"Write"} and "tool_use"', 3],
+    ['{"b":2}', 0],
+  ];
+
+  it("gives each line with the marks it holds, each mark in the line it is in", () => {
+    expect(lines(text, 64 * 1024)).toEqual(expected);
+  });
+
+  it("gives the same lines and marks read a few bytes at a time, marks cut by the chunks' ends included", () => {
+    for (const chunkBytes of [3, 7, 10, 16, 33]) expect(lines(text, chunkBytes), String(chunkBytes)).toEqual(expected);
   });
 });

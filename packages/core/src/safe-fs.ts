@@ -423,16 +423,38 @@ export function streamRegularFile(target: string, options: { readonly maxBytes: 
  * streamRegularFile a line at a time: `onLine` gets each line's bytes, its newline left out, while
  * it returns true; the bytes after the last newline (a last line with none, or one cut by
  * `maxBytes`) come back as `rest`. A line within one chunk is a view of the reused buffer, valid
- * only during the call; one that spans chunks is copied together.
+ * only during the call; one that spans chunks is copied together. With `marks` (byte strings with
+ * no newline), `onLine` also gets which of them the line holds, bit `i` for `marks[i]`: they are
+ * looked for once per chunk, not once per line (`markedIn` for `rest`).
  */
-export function streamLines(target: string, options: { readonly maxBytes: number; readonly chunkBytes: number }, onLine: (raw: Buffer) => boolean): { readonly stats: Stats; readonly truncated: boolean; readonly rest: Buffer } {
+export function streamLines(
+  target: string,
+  options: { readonly maxBytes: number; readonly chunkBytes: number; readonly marks?: readonly Buffer[] },
+  onLine: (raw: Buffer, marked: number) => boolean,
+): { readonly stats: Stats; readonly truncated: boolean; readonly rest: Buffer } {
+  const marks = options.marks ?? [];
   let carried: Buffer[] = [];
   const reading = { on: true };
   const opened = streamRegularFile(target, options, (chunk) => {
+    const found = marks.map((mark) => occurrences(chunk, mark));
+    const passed = marks.map(() => 0);
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); reading.on && newline !== -1; newline = chunk.indexOf(0x0a, start)) {
       const piece = chunk.subarray(start, newline);
-      reading.on = onLine(carried.length === 0 ? piece : Buffer.concat([...carried, piece]));
+      if (carried.length === 0) {
+        let marked = 0;
+        for (let index = 0; index < found.length; index++) {
+          const at = found[index] ?? [];
+          let next = passed[index] ?? 0;
+          while (next < at.length && (at[next] ?? 0) < start) next += 1;
+          passed[index] = next;
+          if (next < at.length && (at[next] ?? 0) < newline) marked |= 1 << index;
+        }
+        reading.on = onLine(piece, marked);
+      } else {
+        const line = Buffer.concat([...carried, piece]);
+        reading.on = onLine(line, markedIn(line, marks));
+      }
       carried = [];
       start = newline + 1;
     }
@@ -440,6 +462,21 @@ export function streamLines(target: string, options: { readonly maxBytes: number
     return reading.on;
   });
   return { ...opened, rest: Buffer.concat(carried) };
+}
+
+/** Which of `marks` a line holds, bit `i` for `marks[i]` (streamLines' `marked`). */
+export function markedIn(line: Buffer, marks: readonly Buffer[]): number {
+  let marked = 0;
+  marks.forEach((mark, index) => {
+    if (line.includes(mark)) marked |= 1 << index;
+  });
+  return marked;
+}
+
+function occurrences(chunk: Buffer, mark: Buffer): number[] {
+  const at: number[] = [];
+  for (let index = chunk.indexOf(mark); index !== -1; index = chunk.indexOf(mark, index + mark.length)) at.push(index);
+  return at;
 }
 
 /**

@@ -76,6 +76,26 @@ describe("readTranscript", () => {
     expect(transcript.badLines).toBe(0);
   });
 
+  it("finds a write among a message's several tool calls, by each write tool, and passes over the calls of tools that write nothing", () => {
+    const call = (id: string, name: string, input: Record<string, unknown>) => ({ type: "tool_use", id, name, input });
+    const calls = (...content: unknown[]) => JSON.stringify({ type: "assistant", message: { role: "assistant", content } });
+    const transcript = read([
+      prompt,
+      calls(call("toolu_1", "Read", { file_path: "a.md" }), call("toolu_2", "MultiEdit", { file_path: "b.md", edits: [] })),
+      calls(call("toolu_3", "NotebookEdit", { notebook_path: "c.ipynb", new_source: "" })),
+      calls(call("toolu_4", "Bash", { command: "ls" })),
+      // Braced but not JSON: a call of a tool that writes nothing is never parsed, so it is no bad line.
+      '{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Read", broken}]}}',
+      calls(call("toolu_5", "Write", { file_path: "d.md", content: "# D" })),
+    ]);
+    expect([...transcript.writes]).toEqual([
+      [path.join(root, "b.md"), [{ tool: "MultiEdit", line: 2, failed: false }]],
+      [path.join(root, "c.ipynb"), [{ tool: "NotebookEdit", line: 3, failed: false }]],
+      [path.join(root, "d.md"), [{ tool: "Write", line: 6, failed: false }]],
+    ]);
+    expect(transcript.badLines).toBe(0);
+  });
+
   it("tells another host's transcript from its first entry, and reads no further", () => {
     written += 1;
     const file = path.join(root, `rollout-${String(written)}.jsonl`);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { isObject } from "./pointer.js";
-import { FileRefusedError, streamLines } from "./safe-fs.js";
+import { FileRefusedError, markedIn, streamLines } from "./safe-fs.js";
 import type { TranscriptHost } from "./transcript/facts.js";
 import { hostOf } from "./transcript/read.js";
 
@@ -70,12 +70,12 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
   let line = 0;
   let firstLine: number | undefined;
   let otherHost: Extract<Transcript, { ok: false }> | undefined;
-  const visit = (raw: Buffer): void => {
+  const visit = (raw: Buffer, marked: number): void => {
     line += 1;
-    // Most of a transcript is tool output: once the prompt is known, an entry that names no tool
-    // call and no failed result is passed over in its bytes, never decoded (what the lines below
-    // would conclude from its text).
-    if (prompt !== undefined && firstLine !== undefined && isEntryOfNoInterest(raw)) return;
+    // Most of a transcript is tool output and calls of tools that write nothing: once the prompt
+    // is known, an entry that holds no call of a write tool and no failed result is passed over
+    // in its bytes, never decoded (what the lines below would conclude from its text).
+    if (prompt !== undefined && firstLine !== undefined && isEntryOfNoInterest(raw, marked)) return;
     const trimmed = raw.toString("utf8").trim();
     if (trimmed === "") return;
     firstLine ??= line;
@@ -84,7 +84,7 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
       if (!parses(trimmed)) badLines += 1;
       return;
     }
-    if (prompt !== undefined && !trimmed.includes('"tool_use"') && !IS_ERROR.test(trimmed)) return;
+    if (prompt !== undefined && !callsWriteTool(trimmed) && !IS_ERROR.test(trimmed)) return;
     let entry: unknown;
     try {
       entry = JSON.parse(trimmed);
@@ -116,11 +116,11 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
   };
   let truncated: boolean;
   try {
-    const read = streamLines(file, { maxBytes, chunkBytes: CHUNK_BYTES }, (raw) => {
-      visit(raw);
+    const read = streamLines(file, { maxBytes, chunkBytes: CHUNK_BYTES, marks: MARKS }, (raw, marked) => {
+      visit(raw, marked);
       return otherHost === undefined;
     });
-    if (otherHost === undefined) visit(read.rest);
+    if (otherHost === undefined) visit(read.rest, markedIn(read.rest, MARKS));
     truncated = read.truncated;
   } catch (error) {
     if (!(error instanceof FileRefusedError)) throw error;
@@ -143,25 +143,38 @@ export function readTranscript(file: string, root: string, maxBytes: number): Tr
  */
 const CHUNK_BYTES = 256 * 1024;
 
-const TOOL_USE = Buffer.from('"tool_use"');
+/** The write tools' names as JSON strings: a line of tool calls that holds none of them calls only tools that write nothing. */
+const WRITE_TOOL_STRINGS = WRITE_TOOL_NAMES.map((name) => JSON.stringify(name));
+/** What makes a line of interest, looked for in its bytes (streamLines' marks): a tool call (bit 0), a result's `"is_error":` (bit 1), a write tool's name (the bits after). */
+const MARKS = ['"tool_use"', '"is_error":', ...WRITE_TOOL_STRINGS].map((mark) => Buffer.from(mark));
+const TOOL_USE_MARK = 1;
+const IS_ERROR_MARK = 2;
+const WRITE_TOOL_MARK = ((1 << WRITE_TOOL_STRINGS.length) - 1) << 2;
 const IS_ERROR_KEY = Buffer.from('"is_error":');
 const TRUE = Buffer.from("true");
 /** The ASCII characters `\s` and String.prototype.trim take for whitespace; every other one they take is not ASCII. */
 const isAsciiSpace = (byte: number): boolean => byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 
+/** Whether an entry's text may hold a call of a write tool: `"tool_use"` and a write tool's name. */
+function callsWriteTool(text: string): boolean {
+  return text.includes('"tool_use"') && WRITE_TOOL_STRINGS.some((name) => text.includes(name));
+}
+
 /**
- * Whether a line's bytes are a JSON entry (`{…}` once trimmed) that holds neither `"tool_use"` nor
- * a match of IS_ERROR. Anything less certain (a line that starts or ends in a byte that is not
- * ASCII once its ASCII whitespace is trimmed, or `"is_error":` followed by one) is of interest:
- * its text is decoded and judged as a string.
+ * Whether a line's bytes are a JSON entry (`{…}` once trimmed) that holds neither a call of a
+ * write tool (`"tool_use"` and a write tool's name: most calls are of tools that write nothing)
+ * nor a match of IS_ERROR, given which of MARKS it holds. Anything less certain (a line that
+ * starts or ends in a byte that is not ASCII once its ASCII whitespace is trimmed, or
+ * `"is_error":` followed by one) is of interest: its text is decoded and judged as a string.
  */
-function isEntryOfNoInterest(raw: Buffer): boolean {
+function isEntryOfNoInterest(raw: Buffer, marked: number): boolean {
   let first = 0;
   let last = raw.length - 1;
   while (first <= last && isAsciiSpace(raw[first] ?? 0)) first += 1;
   while (last >= first && isAsciiSpace(raw[last] ?? 0)) last -= 1;
   if (first > last || raw[first] !== 0x7b || raw[last] !== 0x7d) return false;
-  if (raw.includes(TOOL_USE)) return false;
+  if ((marked & TOOL_USE_MARK) !== 0 && (marked & WRITE_TOOL_MARK) !== 0) return false;
+  if ((marked & IS_ERROR_MARK) === 0) return true;
   for (let at = raw.indexOf(IS_ERROR_KEY); at !== -1; at = raw.indexOf(IS_ERROR_KEY, at + 1)) {
     let next = at + IS_ERROR_KEY.length;
     while (next < raw.length && isAsciiSpace(raw[next] ?? 0)) next += 1;
