@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { extractReturn, type ReturnOrigin } from "./extract.js";
 
 const RETURN = '{ "status": "researched", "summary": "ok" }';
@@ -49,5 +49,16 @@ describe("extractReturn", () => {
 
   it("hands on the value it parsed to find a fenced return", () => {
     expect(extractReturn('Done.\n```json\n{ "status": "completed" }\n```\n').parsed).toEqual({ value: { status: "completed" } });
+  });
+
+  it("parses only what opens like JSON: the prose around a fenced return and a prose block are never handed to JSON.parse", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const found = extractReturn(`Research complete.\n\n${fence("", "Wrote the report.")}\n\n${fence("json", RETURN)}`);
+      expect(found).toMatchObject({ text: RETURN, origin: "fenced" });
+      expect(parse.mock.calls).toEqual([[RETURN]]);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { meantAsJson } from "./json.js";
 import { isObject } from "./pointer.js";
 
 /**
@@ -95,6 +96,8 @@ function parsesAsJson(text: string): boolean {
 }
 
 function tryParse(text: string): unknown {
+  // Prose never parses: no SyntaxError is made for it (see meantAsJson).
+  if (!meantAsJson(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

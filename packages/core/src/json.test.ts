@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { parseReturn } from "./json.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { meantAsJson, parseReturn } from "./json.js";
 
 const DEPTH = 100_000;
 
@@ -52,5 +52,39 @@ describe("prose is not a syntax error", () => {
     const broken = parseReturn("-1.2.3");
     expect(broken.ok).toBe(false);
     expect(broken).not.toMatchObject({ kind: "noReturn" });
+  });
+});
+
+describe("prose is told from its first characters, never by a failed JSON.parse", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  // Texts at the edges of what JSON.parse accepts: JSON's own whitespace, scalars, a BOM, near misses.
+  const EDGES = [
+    "true", " false\n", "null\r\n", "\t-0.5e+3 ", "0", "\"quoted\"", "{}", "[]", " [1, 2]\n",
+    "true love", "nullable", "- item", "-", "1. done", "1e", "\uFEFF{}", "\u00A0{}", "'single'", "",
+    "{", "Research complete.\n\n```json\n{}\n```", "4 files", "0x10", "Infinity", "NaN",
+  ];
+
+  it.each(EDGES)("%j: whatever JSON.parse accepts is meant as JSON, and parses the same", (text) => {
+    let parses: boolean;
+    try {
+      JSON.parse(text);
+      parses = true;
+    } catch {
+      parses = false;
+    }
+    if (parses) expect(meantAsJson(text)).toBe(true);
+    expect(parseReturn(text).ok).toBe(parses);
+  });
+
+  it("a prose message is found to hold no return without a call of JSON.parse, and said at the same place", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    expect(parseReturn("Research complete.\n- wrote the report")).toEqual({ ok: false, kind: "noReturn", reason: "no JSON object was found in the message", line: 1, column: 1 });
+    expect(parseReturn("  \n  3 files written")).toMatchObject({ kind: "noReturn", line: 2, column: 5 });
+    expect(parse).not.toHaveBeenCalled();
+    expect(parseReturn('{"status": "completed"}').ok).toBe(true);
+    expect(parse).toHaveBeenCalledTimes(1);
   });
 });
