@@ -39,9 +39,10 @@ export interface LintResult {
  * `lintFiles` → results is the model: every caller makes sources (`source.ts`) and reads results.
  */
 export async function lint(sources: readonly ReturnSource[], options: LintOptions): Promise<LintResult[]> {
-  const config = options.config ?? (await loadReturnlintConfig(options));
+  // The options with their config made once, not per source (a spread then a property is V8's slow path).
+  const withConfig = options.config === undefined ? { ...options, config: await loadReturnlintConfig(options) } : options;
   const results: LintResult[] = [];
-  for (const source of sources) results.push(await lintSource(source, { ...options, config }));
+  for (const source of sources) results.push(await lintSource(source, withConfig));
   return results;
 }
 
