@@ -28,12 +28,12 @@ export function parseReturn(text: string, parsed?: { readonly value: unknown }):
   if (text.trim() === "") {
     return { ok: false, kind: "empty", reason: "the input is empty", line: 1, column: 1, ...notes };
   }
-  if (parsed === undefined && !meantAsJson(text)) return unparsed(text, notes);
+  if (parsed === undefined && !meantAsJson(text)) return unparsed(text, notes, true);
   let value: unknown = parsed?.value;
   try {
     if (parsed === undefined) value = JSON.parse(text) as unknown;
   } catch {
-    return unparsed(text, notes);
+    return unparsed(text, notes, false);
   }
   const duplicateKeys = mayHaveDuplicateKeys(text, value) ? findDuplicateKeys(text) : undefined;
   // The common outcome (well-formed text, no key written twice) is built without a spread.
@@ -42,10 +42,10 @@ export function parseReturn(text: string, parsed?: { readonly value: unknown }):
 }
 
 /** Why and where a text that does not parse fails: prose holds no return; JSON is broken at a line and column. */
-function unparsed(text: string, notes: ParseNotes): ParseOutcome {
+function unparsed(text: string, notes: ParseNotes, prose: boolean): ParseOutcome {
   const found = locateJsonError(text);
   const where = lineAndColumn(text, found.offset);
-  if (!meantAsJson(text)) {
+  if (prose) {
     return { ok: false, kind: "noReturn", reason: "no JSON object was found in the message", ...where, ...notes };
   }
   return { ok: false, kind: found.trailing ? "trailing" : "syntax", reason: found.reason, ...where, ...notes };

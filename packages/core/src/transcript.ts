@@ -145,19 +145,20 @@ const CHUNK_BYTES = 256 * 1024;
 
 /** The write tools' names as JSON strings: a line of tool calls that holds none of them calls only tools that write nothing. */
 const WRITE_TOOL_STRINGS = WRITE_TOOL_NAMES.map((name) => JSON.stringify(name));
+const TOOL_USE = '"tool_use"';
+const IS_ERROR_KEY = Buffer.from('"is_error":');
 /** What makes a line of interest, looked for in its bytes (streamLines' marks): a tool call (bit 0), a result's `"is_error":` (bit 1), a write tool's name (the bits after). */
-const MARKS = ['"tool_use"', '"is_error":', ...WRITE_TOOL_STRINGS].map((mark) => Buffer.from(mark));
+const MARKS = [Buffer.from(TOOL_USE), IS_ERROR_KEY, ...WRITE_TOOL_STRINGS.map((name) => Buffer.from(name))];
 const TOOL_USE_MARK = 1;
 const IS_ERROR_MARK = 2;
 const WRITE_TOOL_MARK = ((1 << WRITE_TOOL_STRINGS.length) - 1) << 2;
-const IS_ERROR_KEY = Buffer.from('"is_error":');
 const TRUE = Buffer.from("true");
 /** The ASCII characters `\s` and String.prototype.trim take for whitespace; every other one they take is not ASCII. */
 const isAsciiSpace = (byte: number): boolean => byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 
 /** Whether an entry's text may hold a call of a write tool: `"tool_use"` and a write tool's name. */
 function callsWriteTool(text: string): boolean {
-  return text.includes('"tool_use"') && WRITE_TOOL_STRINGS.some((name) => text.includes(name));
+  return text.includes(TOOL_USE) && WRITE_TOOL_STRINGS.some((name) => text.includes(name));
 }
 
 /**
