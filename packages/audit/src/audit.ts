@@ -1,14 +1,14 @@
 import path from "node:path";
 import { GitObjectCache, ReturnlintError, createGitFileView, gitEnvironment, mapOrdered, openGitObjects, type GitFileView, type Importer } from "@returnlint/core";
 import { maxInputBytes } from "@returnlint/api";
-import { ResultCache, resultsKey } from "./cache.js";
+import { ResultCache, resultsKey, type CachedWalk } from "./cache.js";
 import { auditConfig } from "./config.js";
 import { renderJson, type AuditDocument } from "./document.js";
 import { renderNdjson } from "./ndjson.js";
 import { forgeOf, type Forge } from "./forge.js";
 import { cutCommits, isAncestor, openRepository, resolveCommit, walkVersions, type Repository, type Version } from "./repository.js";
 import { auditVersion, type AuditedReturn, type UnreadableReturn } from "./returns.js";
-import { printable, percent, renderStylish, visible } from "./stylish.js";
+import { printable, percent, renderStylish, thousands, visible } from "./stylish.js";
 import { SummaryBuilder } from "./summary.js";
 
 /** What to audit: `returnlint audit`'s options, its arguments checked. */
@@ -59,8 +59,8 @@ export interface AuditRun {
 
 export type AuditFormat = "stylish" | "json" | "ndjson" | "html";
 
-/** Versions validated at once: enough to keep both git processes busy. */
-const CONCURRENCY = 16;
+/** Versions validated at once: enough to keep both git processes busy while some wait on a large tree. */
+const CONCURRENCY = 64;
 
 /** Validates every committed version of every `.return-meta.json` against the tree of its commit; the report, as a document. */
 export async function runAudit(options: AuditOptions): Promise<AuditRun> {
@@ -84,9 +84,13 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
     const { config, source, kind, refused, unapplied } = await auditConfig(repo, rev, tipView, options, options.cwd);
 
-    const results = options.cache === undefined ? undefined : ResultCache.open(options.cache.dir, resultsKey(config, { root: repo.root, version: options.cache.version, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) }));
+    const key = options.cache === undefined ? undefined : resultsKey(config, { root: repo.root, version: options.cache.version, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) });
+    // git walks the commits since the last audit while its results are parsed.
+    const keptTip = options.cache === undefined || key === undefined || tip === null ? undefined : ResultCache.keptTip(options.cache.dir, key);
+    const walking = keptTip === undefined || tip === null || keptTip === tip ? undefined : walkSince(repo, keptTip, tip, env);
+    const results = options.cache === undefined || key === undefined ? undefined : ResultCache.open(options.cache.dir, key);
     progress?.show(`Reading the history of ${printable(repo.root, 80)}…`);
-    const walked = (tip === null ? [] : await walkFrom(repo, tip, env, results)).filter(
+    const walked = (tip === null ? [] : await walkFrom(repo, tip, env, results, walking)).filter(
       (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
     );
     // A shallow clone's cut shows every file of its tree as added there: when those versions were written is not known.
@@ -110,7 +114,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
         returns.push(outcome);
         summary.add(outcome);
       }
-      progress?.tick(() => `Auditing ${printable(repo.root, 80)}: ${count(returns.length + unreadable.length, "return")} of ${inRange.length.toLocaleString("en-US")}, ${phantomSoFar(returns)} phantom`);
+      progress?.tick(() => `Auditing ${printable(repo.root, 80)}: ${count(returns.length + unreadable.length, "return")} of ${thousands(inRange.length)}, ${phantomSoFar(returns)} phantom`);
     }
     const cacheProblem = results?.save() ?? null;
     const fromCache = counts.cached === 0 ? "" : ` (${count(counts.cached, "version")} from the cache)`;
@@ -158,21 +162,59 @@ export function auditNotices(document: AuditDocument): string[] {
   return notices;
 }
 
+/** A walk of the commits of `tip` since an earlier audit's tip `since`, started at once: whether `since` is still in the history, the versions after it, and a way to stop git. */
+interface WalkSince {
+  readonly since: string;
+  readonly ancestor: Promise<boolean>;
+  readonly versions: Promise<Version[]>;
+  stop(): void;
+}
+
+function walkSince(repo: Repository, since: string, tip: string, env: NodeJS.ProcessEnv): WalkSince {
+  const controller = new AbortController();
+  const versions = walkVersions(repo, tip, env, { tip: since }, controller.signal);
+  const ancestor = isAncestor(repo, since, tip, env);
+  // Either may be left unread (a walk stopped, or not needed): its failure is then not heard.
+  versions.catch(() => undefined);
+  ancestor.catch(() => undefined);
+  return {
+    since,
+    ancestor,
+    versions,
+    stop: () => {
+      controller.abort();
+    },
+  };
+}
+
 /**
  * The versions in the history of `tip`: the cache's last walk, and a walk of only the commits
  * since its tip, when that tip is in `tip`'s history (one more commit on a branch, ten more after a
  * pull); a whole walk otherwise (no cache, another branch, a history rewritten). The walk is kept.
+ * `started` is a walk since the tip the cache file named, begun before the file was parsed.
  */
-async function walkFrom(repo: Repository, tip: string, env: NodeJS.ProcessEnv, results: ResultCache | undefined): Promise<readonly Version[]> {
+async function walkFrom(repo: Repository, tip: string, env: NodeJS.ProcessEnv, results: ResultCache | undefined, started: WalkSince | undefined): Promise<readonly Version[]> {
   const last = results?.lastWalk();
-  const continued = last !== undefined && (last.tip === tip || (await isAncestor(repo, last.tip, tip, env)));
-  const versions = !continued
-    ? await walkVersions(repo, tip, env)
-    : last.tip === tip
-      ? last.versions
-      : [...last.versions, ...(await walkVersions(repo, tip, env, { tip: last.tip, blobs: last.versions.map((version) => version.blob) }))];
+  const since = last === undefined || last.tip === tip ? undefined : started?.since === last.tip ? started : walkSince(repo, last.tip, tip, env);
+  if (started !== since) started?.stop();
+  const whole = () => walkVersions(repo, tip, env);
+  const versions = last === undefined ? await whole() : since === undefined ? last.versions : await continueWalk(last, since, whole);
   results?.keepWalk({ tip, versions });
   return versions;
+}
+
+/** The last walk and the versions after its tip, when that tip is in the history; else `whole()`. git's walk since the tip is stopped when it is not read. */
+async function continueWalk(last: CachedWalk, since: WalkSince, whole: () => Promise<Version[]>): Promise<readonly Version[]> {
+  let ancestor = false;
+  try {
+    ancestor = await since.ancestor;
+  } finally {
+    if (!ancestor) since.stop();
+  }
+  if (!ancestor) return whole();
+  // A blob the last walk found is the version it was, first written before its tip.
+  const known = new Set(last.versions.map((version) => version.blob));
+  return [...last.versions, ...(await since.versions).filter((version) => !known.has(version.blob))];
 }
 
 async function viewOf(cache: GitObjectCache, root: string, commit: string): Promise<GitFileView> {
@@ -193,15 +235,15 @@ export function auditVerdict(document: AuditDocument, maxPhantom: number | undef
       : `[INFO] No .return-meta.json was committed in the history of ${document.repo.rev}${ranged}`;
   }
   const of = `of ${count(summary.returns, "return")}`;
-  const failed = `${summary.failed.toLocaleString("en-US")} ${of} failed validation (${percent(summary.failureRate)})`;
+  const failed = `${thousands(summary.failed)} ${of} failed validation (${percent(summary.failureRate)})`;
   if (summary.phantom === 0) return summary.failed === 0 ? `[PASS] All ${count(summary.returns, "return")} passed; no phantom work` : `[WARN] No phantom work; ${failed}`;
-  const phantom = `${summary.phantom.toLocaleString("en-US")} ${of} claimed work that was not in their commit (${percent(summary.phantomRate)} phantom work)`;
-  if (maxPhantom !== undefined && summary.phantom > maxPhantom) return `[FAIL] ${phantom}, more than --max-phantom ${String(maxPhantom)}; ${summary.failed.toLocaleString("en-US")} failed validation`;
-  return `[WARN] ${phantom}; ${summary.failed.toLocaleString("en-US")} failed validation`;
+  const phantom = `${thousands(summary.phantom)} ${of} claimed work that was not in their commit (${percent(summary.phantomRate)} phantom work)`;
+  if (maxPhantom !== undefined && summary.phantom > maxPhantom) return `[FAIL] ${phantom}, more than --max-phantom ${String(maxPhantom)}; ${thousands(summary.failed)} failed validation`;
+  return `[WARN] ${phantom}; ${thousands(summary.failed)} failed validation`;
 }
 
-const phantomSoFar = (returns: readonly AuditedReturn[]): string => returns.filter((audited) => audited.phantom).length.toLocaleString("en-US");
+const phantomSoFar = (returns: readonly AuditedReturn[]): string => thousands(returns.filter((audited) => audited.phantom).length);
 
 function count(n: number, word: string): string {
-  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+  return `${thousands(n)} ${word}${n === 1 ? "" : "s"}`;
 }

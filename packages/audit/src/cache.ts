@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { cacheFolder, readPath, type LoadedConfig } from "@returnlint/core";
 import type { AuditFailure } from "./returns.js";
@@ -19,8 +19,8 @@ export interface CachedVerdict {
   readonly failures: readonly AuditFailure[];
 }
 
-/** Changes when what an entry holds, or what it is keyed on, changes: an older file is not read. */
-const CACHE_FORMAT = 2;
+/** Changes when what an entry holds, or what it is keyed on, or how the file is written, changes: an older file is not read. */
+const CACHE_FORMAT = 3;
 
 /** The versions a walk of the history up to `tip` found, in its order: the next audit walks only the commits after it. */
 export interface CachedWalk {
@@ -64,42 +64,194 @@ export function resultsKey(config: LoadedConfig, context: { readonly root: strin
 /** A version's entry: what makes it the same version to lint again. */
 export const versionKey = (version: Version): string => `${version.blob} ${version.tree} ${String(version.time)} ${version.path}`;
 
+/*
+ * The file, one JSON line per audit that added to it, each line what that audit found beyond the
+ * lines before it: `{"walk":{"from":TIP,"versions":[VERSION...]},"entries":[ENTRY...],"tip":TIP}`.
+ * The first line's walk is `from` null: the versions of a whole walk; a later line's continues from
+ * the tip of the line before it. A VERSION is `[commit, tree, time, parentless, path, blob]`; an
+ * ENTRY is `[VERSION'S INDEX IN THE WALK or its key, status, agent, command, ok, phantom, failures]`,
+ * a failure `[ruleId, messageId, message, pointer?]`. Arrays, and versions by index: the history's
+ * hashes are written once, and the file read at every audit is about half what keys would make it.
+ */
+
+/** The lines a file may gain before it is written again as one. */
+const MAX_LINES = 100;
+
+type StoredVersion = [commit: string, tree: string, time: number, parentless: boolean, path: string, blob: string];
+type StoredFailure = [ruleId: string, messageId: string, message: string, pointer?: string];
+type StoredEntry = [version: number | string, status: string | null, agent: string | null, command: string | null, ok: boolean, phantom: boolean, failures: StoredFailure[]];
+interface StoredLine {
+  readonly walk: { readonly from: string | null; readonly versions: readonly StoredVersion[] };
+  readonly entries: readonly StoredEntry[];
+  readonly tip: string;
+}
+
+const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** How every line ends: its tip last, so that the file's last bytes say the tip of the walk it keeps. */
+const TIP_AT_END = /"tip":"([0-9a-f]{40}|[0-9a-f]{64})"\}\n$/;
+
+const isText = (value: unknown): value is string => typeof value === "string";
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === "string";
+
+function versionOf(stored: unknown): Version | undefined {
+  if (!Array.isArray(stored) || stored.length !== 6) return undefined;
+  const [commit, tree, time, parentless, path, blob] = stored as unknown[];
+  if (!isText(commit) || !isText(tree) || typeof time !== "number" || typeof parentless !== "boolean" || !isText(path) || !isText(blob)) return undefined;
+  return { commit, parentless, tree, time, path, blob };
+}
+
+function failureOf(stored: unknown): AuditFailure | undefined {
+  if (!Array.isArray(stored) || stored.length < 3 || stored.length > 4) return undefined;
+  const [ruleId, messageId, message, pointer] = stored as unknown[];
+  if (!isText(ruleId) || !isText(messageId) || !isText(message) || (pointer !== undefined && !isText(pointer))) return undefined;
+  return pointer === undefined ? { ruleId, messageId, message } : { ruleId, messageId, message, pointer };
+}
+
+function verdictOf(stored: readonly unknown[]): CachedVerdict | undefined {
+  const [, status, agent, command, ok, phantom, failures] = stored;
+  if (!isTextOrNull(status) || !isTextOrNull(agent) || !isTextOrNull(command) || typeof ok !== "boolean" || typeof phantom !== "boolean" || !Array.isArray(failures)) return undefined;
+  const read: AuditFailure[] = [];
+  for (const failure of failures) {
+    const one = failureOf(failure);
+    if (one === undefined) return undefined;
+    read.push(one);
+  }
+  return { status, agent, command, ok, phantom, failures: read };
+}
+
+const storedVersion = (version: Version): StoredVersion => [version.commit, version.tree, version.time, version.parentless, version.path, version.blob];
+
+const storedEntry = (version: number | string, verdict: CachedVerdict): StoredEntry => [
+  version,
+  verdict.status,
+  verdict.agent,
+  verdict.command,
+  verdict.ok,
+  verdict.phantom,
+  verdict.failures.map(({ ruleId, messageId, message, pointer }) => (pointer === undefined ? [ruleId, messageId, message] : [ruleId, messageId, message, pointer])),
+];
+
+/** What a cache file holds, read line by line up to the first line that is not one (a file cut short, or written by another program). */
+interface Read {
+  readonly entries: Map<string, CachedVerdict>;
+  readonly walk: CachedWalk | undefined;
+  readonly lines: number;
+  /** Every line of the file was read: another may be added to it. */
+  readonly whole: boolean;
+}
+
+function readFile(file: string): Read {
+  const entries = new Map<string, CachedVerdict>();
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    // No file yet: every version is linted, and the file written.
+    return { entries, walk: undefined, lines: 0, whole: false };
+  }
+  const versions: Version[] = [];
+  let tip: string | null = null;
+  let lines = 0;
+  let whole = text.endsWith("\n");
+  for (let start = 0, end = text.indexOf("\n"); start < text.length; start = end + 1, end = text.indexOf("\n", start)) {
+    const line: ReturnType<typeof readLine> = end === -1 ? undefined : readLine(text.slice(start, end), tip, versions);
+    if (line === undefined) {
+      whole = false;
+      break;
+    }
+    for (const [key, verdict] of line.entries) entries.set(key, verdict);
+    tip = line.tip;
+    lines += 1;
+  }
+  return { entries, walk: tip === null ? undefined : { tip, versions }, lines, whole: whole && lines > 0 };
+}
+
+/** One line's entries and tip, its versions added to `versions`; undefined (and `versions` as it was) when the line is not one that continues from `tip`. */
+function readLine(text: string, tip: string | null, versions: Version[]): { readonly entries: [string, CachedVerdict][]; readonly tip: string } | undefined {
+  let line: Partial<StoredLine>;
+  try {
+    line = JSON.parse(text) as Partial<StoredLine>;
+  } catch {
+    return undefined;
+  }
+  const { walk, entries, tip: lineTip } = line;
+  if (walk?.from !== tip || !Array.isArray(walk.versions) || !Array.isArray(entries) || !isText(lineTip) || !COMMIT_ID.test(lineTip)) return undefined;
+  const before = versions.length;
+  const read = readLineBody(walk.versions, entries as unknown[], versions);
+  if (read === undefined) versions.length = before;
+  return read === undefined ? undefined : { entries: read, tip: lineTip };
+}
+
+/** A line's versions, added to `versions`, and its entries; undefined at the first that is not one. */
+function readLineBody(stored: readonly unknown[], entries: readonly unknown[], versions: Version[]): [string, CachedVerdict][] | undefined {
+  for (const one of stored) {
+    const version = versionOf(one);
+    if (version === undefined) return undefined;
+    versions.push(version);
+  }
+  const read: [string, CachedVerdict][] = [];
+  for (const entry of entries) {
+    if (!Array.isArray(entry) || entry.length !== 7) return undefined;
+    const which: unknown = entry[0];
+    const version = typeof which === "number" ? versions[which] : undefined;
+    const key = version === undefined ? which : versionKey(version);
+    const verdict = verdictOf(entry);
+    if (!isText(key) || verdict === undefined) return undefined;
+    read.push([key, verdict]);
+  }
+  return read;
+}
+
 /**
  * The results of one repository's versions under one config, kept in one file of the cache
- * folder named by `resultsKey`: read whole when the audit starts, written once when it ends
- * (through a temporary file and a rename, so that an audit that stops halfway leaves the old file).
- * A file that cannot be read or parsed is an empty cache, never an error: it is only ever a shortcut.
+ * folder named by `resultsKey`: read whole when the audit starts; when it ends, what it found is
+ * added to the file as one line (a single write), or, after a walk that did not continue the
+ * file's (another branch, a rewritten history) or when the file has many lines, the file is
+ * written anew as one line (through a temporary file and a rename, so that an audit that stops
+ * halfway leaves the old file). A file that cannot be read or parsed is an empty cache, never an
+ * error: it is only ever a shortcut. A line that is not one ends what is read, and the file is
+ * written anew.
  */
 export class ResultCache {
   private readonly entries: Map<string, CachedVerdict>;
-  private added = 0;
+  /** The entries this audit added, in order, to be written. */
+  private readonly added: [Version, CachedVerdict][] = [];
   private walked: CachedWalk | undefined;
-  private walkChanged = false;
+  /** The walk the file holds (its last line's tip), and how many lines it has, when it can be added to. */
+  private readonly kept: { readonly walk: CachedWalk; readonly lines: number } | undefined;
 
   private constructor(
     readonly file: string,
-    entries: Map<string, CachedVerdict>,
-    walked: CachedWalk | undefined,
+    read: Read,
   ) {
-    this.entries = entries;
-    this.walked = walked;
+    this.entries = read.entries;
+    this.walked = read.walk;
+    this.kept = read.whole && read.walk !== undefined ? { walk: read.walk, lines: read.lines } : undefined;
   }
 
   static open(dir: string, key: string): ResultCache {
-    const file = path.join(dir, `${key}.json`);
-    let entries = new Map<string, CachedVerdict>();
-    let walked: CachedWalk | undefined;
+    const file = path.join(dir, `${key}.ndjson`);
+    return new ResultCache(file, readFile(file));
+  }
+
+  /**
+   * The tip of the walk kept in the file for `key`, read from the file's last bytes (each line ends
+   * with its tip) without parsing the file: the audit starts git on the commits after it while the
+   * file is parsed. Undefined when there is no such file, or it ends otherwise.
+   */
+  static keptTip(dir: string, key: string): string | undefined {
+    let fd: number | undefined;
     try {
-      const stored = JSON.parse(readFileSync(file, "utf8")) as { format?: unknown; entries?: unknown; walk?: unknown };
-      if (stored.format === CACHE_FORMAT && typeof stored.entries === "object" && stored.entries !== null) {
-        entries = new Map(Object.entries(stored.entries as Record<string, CachedVerdict>));
-        const walk = stored.walk as Partial<CachedWalk> | undefined;
-        if (typeof walk?.tip === "string" && Array.isArray(walk.versions)) walked = { tip: walk.tip, versions: walk.versions };
-      }
+      fd = openSync(path.join(dir, `${key}.ndjson`), "r");
+      const tail = Buffer.alloc(96);
+      const size = fstatSync(fd).size;
+      const length = readSync(fd, tail, 0, Math.min(tail.length, size), Math.max(0, size - tail.length));
+      return TIP_AT_END.exec(tail.toString("latin1", 0, length))?.[1];
     } catch {
-      // No file yet, or one another version of returnlint wrote: every version is linted, and the file written anew.
+      return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
-    return new ResultCache(file, entries, walked);
   }
 
   /** The last walk kept, to continue from. */
@@ -108,7 +260,6 @@ export class ResultCache {
   }
 
   keepWalk(walk: CachedWalk): void {
-    this.walkChanged = this.walkChanged || walk.tip !== this.walked?.tip || walk.versions.length !== this.walked.versions.length;
     this.walked = walk;
   }
 
@@ -122,21 +273,44 @@ export class ResultCache {
 
   set(version: Version, verdict: CachedVerdict): void {
     this.entries.set(versionKey(version), verdict);
-    this.added += 1;
+    this.added.push([version, verdict]);
   }
 
-  /** Writes the file when an entry was added; a cache folder that cannot be written costs the next audit its shortcut, nothing else. */
+  /** Writes what this audit added to the file; a cache folder that cannot be written costs the next audit its shortcut, nothing else. */
   save(): string | null {
-    if (this.added === 0 && !this.walkChanged) return null;
-    const temporary = `${this.file}.${String(process.pid)}.tmp`;
+    const walk = this.walked;
+    if (walk === undefined) return null;
+    const kept = this.kept;
+    // The file's walk, continued by this audit's: what is new goes on a line of its own.
+    const continues = kept !== undefined && kept.lines < MAX_LINES && walk.versions.length >= kept.walk.versions.length && walk.versions[kept.walk.versions.length - 1] === kept.walk.versions.at(-1);
+    if (continues && this.added.length === 0 && walk.tip === kept.walk.tip) return null;
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
-      writeFileSync(temporary, JSON.stringify({ format: CACHE_FORMAT, walk: this.walked, entries: Object.fromEntries(this.entries) }));
-      renameSync(temporary, this.file);
+      if (continues) appendFileSync(this.file, this.line(kept.walk.tip, walk, kept.walk.versions.length, this.added));
+      else this.writeWhole(walk);
       return null;
     } catch (error) {
-      rmSync(temporary, { force: true });
       return `the audit cache ${this.file} could not be written (${(error as NodeJS.ErrnoException).code ?? String(error)}): the next audit lints every version again.`;
     }
+  }
+
+  private writeWhole(walk: CachedWalk): void {
+    const indexOf = new Map(walk.versions.map((version, index) => [versionKey(version), index]));
+    const entries = [...this.entries].map(([key, verdict]): StoredEntry => storedEntry(indexOf.get(key) ?? key, verdict));
+    const temporary = `${this.file}.${String(process.pid)}.tmp`;
+    try {
+      writeFileSync(temporary, `${JSON.stringify({ walk: { from: null, versions: walk.versions.map(storedVersion) }, entries, tip: walk.tip } satisfies StoredLine)}\n`);
+      renameSync(temporary, this.file);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  /** The line that continues the file's walk, `from` its tip, with the versions after the first `known` and the entries this audit added. */
+  private line(from: string, walk: CachedWalk, known: number, added: readonly [Version, CachedVerdict][]): string {
+    const indexOf = new Map(walk.versions.map((version, index) => [version, index]));
+    const entries = added.map(([version, verdict]) => storedEntry(indexOf.get(version) ?? versionKey(version), verdict));
+    return `${JSON.stringify({ walk: { from, versions: walk.versions.slice(known).map(storedVersion) }, entries, tip: walk.tip } satisfies StoredLine)}\n`;
   }
 }

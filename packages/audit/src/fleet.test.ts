@@ -51,6 +51,13 @@ function repository(count: number, agent = "research-agent"): string {
 
 const audit = (repo: string, options: Partial<AuditOptions> = {}) => runAudit({ repo: ".", cwd: repo, env: {}, ...options });
 
+/** The lines of a cache file: each a walk continued `from` a tip, the entries it added (each led by its version's place in the walk) and the tip it ends at. */
+const cacheLines = (file: string) =>
+  readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { walk: { from: string | null; versions: unknown[] }; entries: unknown[][]; tip: string });
+
 describe("the audit cache", { timeout: 120_000 }, () => {
   it("lints only the versions a repository gained since the last audit, and reports what an audit without the cache reports", async () => {
     const repo = repository(20);
@@ -111,8 +118,43 @@ describe("the audit cache", { timeout: 120_000 }, () => {
     const again = await audit(repo, { cache: { dir, version: "1" } });
     expect(again.linted).toBe(3);
     expect(again.cacheProblem).toBeNull();
-    const written = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { walk: { versions: unknown[] }; entries: object };
-    expect([written.walk.versions.length, Object.keys(written.entries).length]).toEqual([3, 3]);
+    const written = cacheLines(path.join(dir, file));
+    expect(written.map((line) => [line.walk.from, line.walk.versions.length, line.entries.length, line.tip])).toEqual([[null, 3, 3, git(repo, ["rev-parse", "HEAD"])]]);
+  });
+
+  it("adds what an audit found to the file as one line that continues the walk before it, and reads every line", async () => {
+    const repo = repository(4);
+    const dir = temporary("fleet-cache");
+    await audit(repo, { cache: { dir, version: "1" } });
+    const first = git(repo, ["rev-parse", "HEAD"]);
+    for (let n = 5; n <= 6; n += 1) commitTask(repo, n, "research-agent", n % 3 === 0);
+    expect((await audit(repo, { cache: { dir, version: "1" } })).linted).toBe(2);
+    const [file = ""] = readdirSync(dir);
+    const lines = cacheLines(path.join(dir, file));
+    // The second line holds only the two new versions, their entries by their place in the walk.
+    expect(lines.map((line) => [line.walk.from, line.walk.versions.length, line.entries.map((entry) => entry[0] as number).sort((a, b) => a - b), line.tip])).toEqual([
+      [null, 4, [0, 1, 2, 3], first],
+      [first, 2, [4, 5], git(repo, ["rev-parse", "HEAD"])],
+    ]);
+    const warm = await audit(repo, { cache: { dir, version: "1" } });
+    expect(warm.linted).toBe(0);
+    expect(warm.document).toEqual((await audit(repo)).document);
+  });
+
+  it("reads a file cut short up to its last whole line, and writes it anew as one line", async () => {
+    const repo = repository(3);
+    const dir = temporary("fleet-cache");
+    await audit(repo, { cache: { dir, version: "1" } });
+    for (let n = 4; n <= 5; n += 1) commitTask(repo, n, "research-agent", false);
+    await audit(repo, { cache: { dir, version: "1" } });
+    const [file = ""] = readdirSync(dir);
+    const text = readFileSync(path.join(dir, file), "utf8");
+    // An audit stopped while it added its line: half of it is there.
+    writeFileSync(path.join(dir, file), text.slice(0, text.length - Math.floor(text.split("\n")[1]?.length ?? 0) / 2));
+    const again = await audit(repo, { cache: { dir, version: "1" } });
+    expect(again.linted).toBe(2);
+    expect(again.document).toEqual((await audit(repo)).document);
+    expect(cacheLines(path.join(dir, file)).map((line) => [line.walk.from, line.walk.versions.length, line.entries.length])).toEqual([[null, 5, 5]]);
   });
 });
 

@@ -4,7 +4,7 @@ import { chartLibrary } from "./chart-library.js";
 import type { AuditDocument } from "./document.js";
 import type { Forge } from "./forge.js";
 import type { AuditedReturn } from "./returns.js";
-import { MONTHS_OMITTED, configSentence, earlyVersions, percent, shallowSentence, visible } from "./stylish.js";
+import { MONTHS_OMITTED, configSentence, earlyVersions, percent, shallowSentence, thousands, visible } from "./stylish.js";
 
 /** A return's verdict in the report, from the least to the most serious (the order the verdict column sorts in). */
 const VERDICTS = ["passed", "early", "failed", "phantom"] as const;
@@ -214,7 +214,7 @@ function tableHtml(columns: readonly Column[], rows: readonly string[], options:
 
 const cell = (text: string, sort?: string | number, className?: string): string =>
   `<td${className === undefined ? "" : ` class="${className}"`}${sort === undefined ? "" : ` data-sort="${escapeHtml(String(sort))}"`}>${escapeHtml(text)}</td>`;
-const numberCell = (n: number): string => cell(n.toLocaleString("en-US"), n, "n");
+const numberCell = (n: number): string => cell(thousands(n), n, "n");
 const rateCell = (rate: number): string => cell(percent(rate), rate, "n");
 
 const TALLY_COLUMNS: Column[] = [
@@ -268,9 +268,9 @@ export function renderHtml(document: AuditDocument, forge: Forge | null, generat
     return `<tr${anchor} data-verdict="${verdict}">${cell(audited.date.slice(0, 16).replace("T", " "), audited.date, "date")}<td data-sort="${escapeHtml(audited.commit)}">${commitLink(audited.commit)}</td><td class="path" data-sort="${escapeHtml(audited.path)}">${pathLink(audited.commit, audited.path)}</td>${cell(audited.agent ?? "(no agent)")}${cell(audited.command ?? "(unknown)")}${cell(audited.status ?? "(no status)")}<td class="verdict ${verdict}" data-sort="${String(VERDICTS.indexOf(verdict))}">${verdict}</td>${numberCell(audited.failures.length)}${cell(first === undefined ? "" : `${first.message}${more}`, undefined, "msg")}</tr>`;
   });
   const verdictCounts = VERDICTS.map((verdict) => [verdict, byDate.filter((audited) => verdictOf(audited) === verdict).length] as const).filter(([, n]) => n > 0);
-  const returnsNavigation = `<div class="filters"><label>Show <select id="verdict-filter"><option value="">every verdict (${byDate.length.toLocaleString("en-US")})</option>${[...verdictCounts]
+  const returnsNavigation = `<div class="filters"><label>Show <select id="verdict-filter"><option value="">every verdict (${thousands(byDate.length)})</option>${[...verdictCounts]
     .reverse()
-    .map(([verdict, n]) => `<option value="${verdict}">${verdict} (${n.toLocaleString("en-US")})</option>`)
+    .map(([verdict, n]) => `<option value="${verdict}">${verdict} (${thousands(n)})</option>`)
     .join("")}</select></label> <label>Find <input type="search" id="text-filter" placeholder="agent, path, commit, status, message"></label> <output id="shown-count"></output></div>
 <nav class="months" aria-label="Returns by month">Go to ${monthsListed.map((month) => `<a href="#returns-${escapeHtml(month)}">${escapeHtml(month)}</a>`).join(" ")}</nav>`;
   const worstRows = summary.worst.map(
@@ -297,13 +297,13 @@ export function renderHtml(document: AuditDocument, forge: Forge | null, generat
 <p class="meta">How often did agents claim work they did not do?</p>
 <p class="meta">${repoLine} · ${escapeHtml(tip)}${repo.bare ? " · bare" : ""}</p>
 ${document.shallowCut === null ? "" : `<p class="meta"><strong>${escapeHtml(shallowSentence(document.shallowCut))}</strong></p>`}
-<p class="meta">${summary.returns.toLocaleString("en-US")} returns in ${summary.commits.toLocaleString("en-US")} commits, ${escapeHtml(span)}${range.since === null && range.until === null ? "" : ` · range ${escapeHtml(range.since ?? "start")} to ${escapeHtml(range.until ?? "end")}`} · config: ${escapeHtml(configSentence(document))}</p>
+<p class="meta">${thousands(summary.returns)} returns in ${thousands(summary.commits)} commits, ${escapeHtml(span)}${range.since === null && range.until === null ? "" : ` · range ${escapeHtml(range.since ?? "start")} to ${escapeHtml(range.until ?? "end")}`} · config: ${escapeHtml(configSentence(document))}</p>
 ${summary.early === 0 ? "" : `<p class="meta">Early metadata: ${escapeHtml(earlyVersions(summary.early))}, not judged (written while the agent worked).</p>`}
 <div class="cards">
-<div class="card"><b>${summary.returns.toLocaleString("en-US")}</b><span>returns audited</span></div>
-<div class="card${summary.phantom > 0 ? " bad" : ""}"><b>${percent(summary.phantomRate)}</b><span>phantom work (${summary.phantom.toLocaleString("en-US")})</span></div>
-<div class="card${summary.failed > 0 ? " bad" : ""}"><b>${percent(summary.failureRate)}</b><span>failed validation (${summary.failed.toLocaleString("en-US")})</span></div>
-<div class="card"><b>${summary.passed.toLocaleString("en-US")}</b><span>passed</span></div>
+<div class="card"><b>${thousands(summary.returns)}</b><span>returns audited</span></div>
+<div class="card${summary.phantom > 0 ? " bad" : ""}"><b>${percent(summary.phantomRate)}</b><span>phantom work (${thousands(summary.phantom)})</span></div>
+<div class="card${summary.failed > 0 ? " bad" : ""}"><b>${percent(summary.failureRate)}</b><span>failed validation (${thousands(summary.failed)})</span></div>
+<div class="card"><b>${thousands(summary.passed)}</b><span>passed</span></div>
 </div>
 </header>
 <main>
@@ -320,7 +320,7 @@ ${worstRows.length === 0 ? '<p class="empty">Every return passed.</p>' : tableHt
 <section><h2>By month</h2>${tallyTable("month", summary.byMonth.map((row) => ({ ...row, label: row.month })), "")}${summary.emptyMonthsOmitted ? `<p class="meta">${escapeHtml(MONTHS_OMITTED)}</p>` : ""}</section>
 <section><h2>Failures by rule</h2>${ruleRows.length === 0 ? '<p class="empty">No rule failed.</p>' : tableHtml([{ title: "rule" }, { title: "failures", numeric: true }, { title: "returns", numeric: true }], ruleRows, { sortable: true })}</section>
 </div>
-<h2>Every return (${document.returns.length.toLocaleString("en-US")}), in date order</h2>
+<h2>Every return (${thousands(document.returns.length)}), in date order</h2>
 ${document.returns.length === 0 ? "" : returnsNavigation}
 ${tableHtml(
     [

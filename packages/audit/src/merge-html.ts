@@ -1,7 +1,7 @@
 import { escapeHtml } from "./html.js";
 import type { MergedAudit } from "./merge.js";
 import { mergedVerdict } from "./merge-report.js";
-import { percent } from "./stylish.js";
+import { percent, thousands } from "./stylish.js";
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0; color: #1f2328; background: #fff; }
@@ -14,7 +14,7 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 
 const row = (cells: readonly string[]): string => `<tr>${cells.join("")}</tr>`;
 const text = (value: string): string => `<td>${escapeHtml(value)}</td>`;
-const number = (value: number): string => `<td class="n">${value.toLocaleString("en-US")}</td>`;
+const number = (value: number): string => `<td class="n">${thousands(value)}</td>`;
 const rate = (value: number): string => `<td class="n">${percent(value)}</td>`;
 
 function table(columns: readonly string[], numeric: number, rows: readonly string[]): string {
@@ -36,14 +36,14 @@ export function renderMergedHtml(merged: MergedAudit, generated: Date): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>returnlint audit of ${merged.repositories.length.toLocaleString("en-US")} repositories</title>
+<title>returnlint audit of ${thousands(merged.repositories.length)} repositories</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main>
-<h1>returnlint audit of ${merged.repositories.length.toLocaleString("en-US")} repositories</h1>
+<h1>returnlint audit of ${thousands(merged.repositories.length)} repositories</h1>
 <p class="verdict">${escapeHtml(mergedVerdict(merged))}</p>
-<p>${summary.returns.toLocaleString("en-US")} returns from ${merged.files.toLocaleString("en-US")} files; generated ${escapeHtml(generated.toISOString())}.</p>
+<p>${thousands(summary.returns)} returns from ${thousands(merged.files)} files; generated ${escapeHtml(generated.toISOString())}.</p>
 <h2>Repositories</h2>
 ${table(["repository", ...tally, "unreadable"], 5, merged.repositories.map((r) => row([text(r.repository), number(r.returns), number(r.failed), number(r.phantom), rate(r.phantomRate), number(r.unreadable)])))}
 <h2>Agents</h2>

@@ -1,7 +1,5 @@
 import { renderMergedJson, type MergedAudit } from "./merge.js";
-import { percent, printable, table, tallyCells, TALLY_HEADER } from "./stylish.js";
-
-const thousands = (n: number): string => n.toLocaleString("en-US");
+import { percent, printable, table, tallyCells, thousands, TALLY_HEADER } from "./stylish.js";
 
 /** The merged report in one line: `[PASS]` without phantom work, else `[WARN]` with the rate and the repository with most of it. */
 export function mergedVerdict(merged: MergedAudit): string {

@@ -136,9 +136,9 @@ const PATHSPEC = `:(glob)**/${METADATA_FILE}`;
  * first wrote it. Only regular files count (a symlink named like a metadata file is not one).
  *
  * `after` continues an earlier walk: only the commits of `tip` that `after.tip` does not hold are
- * read, and a blob among `after.blobs` (a version that walk found) is not a new version.
+ * read (a blob that walk found is a version of its own: the caller leaves it out). `signal` stops git.
  */
-export function walkVersions(repo: Repository, tip: string, env: NodeJS.ProcessEnv = gitEnvironment(), after?: { readonly tip: string; readonly blobs: Iterable<string> }): Promise<Version[]> {
+export function walkVersions(repo: Repository, tip: string, env: NodeJS.ProcessEnv = gitEnvironment(), after?: { readonly tip: string }, signal?: AbortSignal): Promise<Version[]> {
   const args = [
     "--git-dir",
     repo.gitDir,
@@ -161,8 +161,8 @@ export function walkVersions(repo: Repository, tip: string, env: NodeJS.ProcessE
     PATHSPEC,
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn("git", [...SAFE, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    const parser = new LogParser(after?.blobs ?? []);
+    const child = spawn("git", [...SAFE, ...args], { env, stdio: ["ignore", "pipe", "pipe"], ...(signal === undefined ? {} : { signal }) });
+    const parser = new LogParser();
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
       parser.push(chunk);
@@ -194,12 +194,8 @@ class LogParser {
   private commit: { commit: string; tree: string; time: number; parentless: boolean } | undefined;
   /** The raw entry whose path comes next. */
   private entry: { mode: string; blob: string; status: string } | undefined;
-  private readonly seen: Set<string>;
+  private readonly seen = new Set<string>();
   private readonly versions: Version[] = [];
-
-  constructor(seen: Iterable<string>) {
-    this.seen = new Set(seen);
-  }
 
   push(chunk: Buffer): void {
     let data = this.rest.length === 0 ? chunk : Buffer.concat([this.rest, chunk]);
@@ -223,7 +219,8 @@ class LogParser {
       // Added, modified or changed type, to a regular file (not deleted, not a symlink or submodule).
       if ((status === "A" || status === "M" || status === "T") && (mode === "100644" || mode === "100755")) {
         this.seen.add(blob);
-        this.versions.push({ ...this.commit, path: token, blob });
+        const { commit, parentless, tree, time } = this.commit;
+        this.versions.push({ commit, parentless, tree, time, path: token, blob });
       }
       return;
     }

@@ -109,7 +109,20 @@ export async function auditVersion(version: Version, superseded: boolean, contex
 
 /** The audited return of a version's verdict: an in_progress version that a later one replaced is early metadata, not judged. */
 function judgedAs(where: { commit: string; date: string; path: string }, verdict: CachedVerdict, superseded: boolean, internalError: boolean): AuditedReturn {
-  const judged = { ...where, status: verdict.status, agent: verdict.agent, command: verdict.command };
-  if (superseded && verdict.status === IN_PROGRESS) return { ...judged, ok: true, phantom: false, early: true, failures: [], internalError };
-  return { ...judged, ok: verdict.ok, phantom: verdict.phantom, early: false, failures: verdict.failures, internalError };
+  const early = superseded && verdict.status === IN_PROGRESS;
+  // Written out, one shape for every return: an object literal that spreads another first is V8's slow
+  // path, and the report of a history stringifies tens of thousands of these.
+  return {
+    commit: where.commit,
+    date: where.date,
+    path: where.path,
+    status: verdict.status,
+    agent: verdict.agent,
+    command: verdict.command,
+    ok: early || verdict.ok,
+    phantom: !early && verdict.phantom,
+    early,
+    failures: early ? [] : verdict.failures,
+    internalError,
+  };
 }

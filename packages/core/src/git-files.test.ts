@@ -147,6 +147,66 @@ describe("createGitFileView: what a commit's tree holds", () => {
   });
 });
 
+describe("createGitFileView: the folders git names", () => {
+  // A specs/ folder of many tasks: it changes with every commit of a history, and is large.
+  const tasks = Object.fromEntries(Array.from({ length: 600 }, (_, index) => [`specs/${String(index + 100)}_task/.return-meta.json`, "{}\n"]));
+  const files: Files = { ...tasks, "docs/real.md": "# Real\n", "specs/7_x/reports/r.md": "# Report\n", "specs/7_x/summaries/s.md": "# Summary\n", "specs/7_x/new\nline/r.md": "# Odd\n" };
+  const repo = repository(files, { links: { "specs/7_x/docs": "../../docs" } });
+  git(repo.dir, ["update-index", "--add", "--cacheinfo", `160000,${repo.commit},vendor/sub`]);
+  Object.assign(repo, commitAll(repo.dir));
+
+  /** A view over `repo` whose reader records what it is asked for. */
+  function recordedView(): { view: GitFileView; contents: string[]; infos: string[] } {
+    const objects = openGitObjects(path.join(repo.dir, ".git"));
+    readers.push(objects);
+    const asked = { contents: [] as string[], infos: [] as string[] };
+    const recording: GitObjectReader = {
+      info: (name) => {
+        asked.infos.push(name);
+        return objects.info(name);
+      },
+      contents: (name, maxBytes) => {
+        asked.contents.push(name);
+        return objects.contents(name, maxBytes);
+      },
+      close: () => {
+        objects.close();
+      },
+    };
+    return { view: createGitFileView({ cache: new GitObjectCache(recording), commit: repo.commit, tree: repo.tree, root: repo.dir, mtimeMs: 0 }), ...asked };
+  }
+  const specs = git(repo.dir, ["rev-parse", `${repo.commit}:specs`]);
+
+  it("never reads a large folder on a path's way: git names the folder below it", async () => {
+    const { view, contents, infos } = recordedView();
+    await view.prefetch(["specs/7_x/reports/r.md", "specs/7_x/summaries/s.md", "specs/7_x/reports/missing.md", "specs/7_x/gone/r.md"]);
+    expect(view.check("specs/7_x/reports/r.md")).toMatchObject({ ok: true, size: 9 });
+    expect(view.check("specs/7_x/summaries/s.md")).toMatchObject({ ok: true, size: 10 });
+    expect(view.check("specs/7_x/reports/missing.md")).toMatchObject({ ok: false, problem: "notFound" });
+    expect(view.check("specs/7_x/gone/r.md")).toMatchObject({ ok: false, problem: "notFound" });
+    expect(contents).not.toContain(specs);
+    expect(contents).not.toContain(repo.tree);
+    // The folder the paths share is asked for once, and each path walks from it.
+    expect(infos.filter((name) => name === `${repo.tree}:specs/7_x`)).toHaveLength(1);
+  });
+
+  it("says a folder that git names no tree for is not found, as the walk above it finds", async () => {
+    const { view } = recordedView();
+    // git cannot tell a missing folder from a submodule whose commit is elsewhere: the folder above it is read.
+    await view.prefetch(["specs/8_y/reports/r.md", "vendor/sub/README.md"]);
+    expect(view.check("specs/8_y/reports/r.md")).toMatchObject({ ok: false, problem: "notFound" });
+    expect(view.check("vendor/sub/README.md")).toMatchObject({ ok: false, problem: "notAFile", kind: "path inside a submodule" });
+  });
+
+  it("answers a link on the way, and a name git cannot be asked for, by walking the trees", async () => {
+    const { view } = recordedView();
+    await view.prefetch(["specs/7_x/docs/real.md", "specs/7_x/new\nline/r.md"]);
+    expect(view.check("specs/7_x/docs/real.md")).toMatchObject({ ok: true, size: 7 });
+    expect(view.check("specs/7_x/new\nline/r.md")).toMatchObject({ ok: true, size: 6 });
+    expect(view.check("specs/7_x/docs/missing.md")).toMatchObject({ ok: false, problem: "notFound" });
+  });
+});
+
 describe("openGitObjects", () => {
   const repo = repository({ "a.md": "alpha\n", "b.md": "" });
 

@@ -102,24 +102,30 @@ export class GitTree {
   }
 }
 
-/** What a view learns about an object, by kind: null when the repository has no such object of that kind. */
+/**
+ * What a view learns about an object, by kind: null when the repository has no such object of that
+ * kind. Each is kept by object id, but `folder`, kept by `<tree>:<path>`.
+ */
 export interface GitObjectFacts {
   readonly tree: GitTree | null;
   /** A blob's size. */
   readonly size: number | null;
   /** A symlink's target. */
   readonly link: string | null;
+  /** The tree that a path of folders names in a tree, and its size, as git resolves `<tree>:<path>` (folders only, no link followed); null when it names no tree. */
+  readonly folder: { readonly oid: string; readonly size: number } | null;
 }
 
 type FactKind = keyof GitObjectFacts;
 type FactMaps = { [K in FactKind]: Map<string, GitObjectFacts[K]> };
 
-const factMaps = (): FactMaps => ({ tree: new Map(), size: new Map(), link: new Map() });
+const factMaps = (): FactMaps => ({ tree: new Map(), size: new Map(), link: new Map(), folder: new Map() });
 
 /**
- * Trees, blob sizes and symlink targets by object id, shared by the views of one
- * repository. Objects are content-addressed, so nothing here ever goes stale: a
- * folder that did not change between two commits is the same tree and is read once.
+ * Trees, blob sizes and symlink targets by object id, and the trees of folder paths by
+ * tree and path, shared by the views of one repository. Objects are content-addressed,
+ * so nothing here ever goes stale: a folder that did not change between two commits is
+ * the same tree and is read once.
  * Bounded: trees by their bytes, least recently used first out; sizes and targets by
  * count. What is dropped is read again if asked for.
  */
@@ -198,12 +204,16 @@ export interface GitFileView extends FileView {
   loadMissing(): Promise<boolean>;
 }
 
-type Need = { readonly kind: FactKind; readonly oid: string } | { readonly kind: "content"; readonly oid: string; readonly maxBytes: number };
+/** What git is asked for: a fact of an object (`name` its id; a folder's `<tree>:<path>`), or at most `maxBytes` of a blob's content. */
+type Need = { readonly kind: FactKind; readonly name: string } | { readonly kind: "content"; readonly name: string; readonly maxBytes: number };
 
 /** A path resolved as far as what is loaded allows: an answer (with the blob or the folder's tree it found), or what is missing. */
 type Resolution = { readonly check: FileCheck; readonly blob?: string; readonly folder?: string } | { readonly need: Need };
 
 const NOT_LOADED = "not loaded";
+
+/** A folder whose tree is this small is walked from when it is known, rather than git asked for the folders below it: a few hundred names. */
+const SMALL_TREE_BYTES = 16 * 1024;
 
 export function createGitFileView(options: GitFileViewOptions): GitFileView {
   const { cache, commit, root, mtimeMs } = options;
@@ -239,41 +249,121 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
       const object = await objects.contents(oid, MAX_LINK_BYTES + 1);
       return object?.type === "blob" && object.size <= MAX_LINK_BYTES ? object.data.toString("utf8") : null;
     },
+    async folder(treeAndPath) {
+      const info = await objects.info(treeAndPath);
+      return info?.type === "tree" ? { oid: info.oid, size: info.size } : null;
+    },
   };
 
-  async function learn(kind: FactKind, oid: string): Promise<void> {
-    let value = cache.get(kind, oid);
+  async function learn(kind: FactKind, name: string): Promise<void> {
+    let value = cache.get(kind, name);
     if (value === undefined) {
-      value = await read[kind](oid);
-      cache.set(kind, oid, value);
+      value = await read[kind](name);
+      cache.set(kind, name, value);
     }
-    (own[kind] as Map<string, GitObjectFacts[FactKind]>).set(oid, value);
+    (own[kind] as Map<string, GitObjectFacts[FactKind]>).set(name, value);
   }
 
+  /** The paths answered so far: the rules and the facts ask about one path many times, and a commit's tree never changes. */
+  const answered = new Map<string, Resolution>();
+
   function resolve(given: string): Resolution {
+    let resolution = answered.get(given);
+    if (resolution === undefined) {
+      resolution = resolveNow(given);
+      if ("check" in resolution) answered.set(given, resolution);
+    }
+    return resolution;
+  }
+
+  function resolveNow(given: string): Resolution {
+    const lexical = lexicalProblem(given);
+    if (lexical !== undefined) return { check: { ok: false, problem: lexical, path: given } };
+    const normalized = path.posix.normalize(given);
+    // `real.md/.` names a folder as `real.md/` does (the disk view's `directory`), though normalize drops its `/.`.
+    const names = (/\/\.?$/.test(given) && !normalized.endsWith("/") ? `${normalized}/` : normalized).split("/");
+    const start = folderOfPath(names);
+    return "need" in start ? start : walk(given, names, start);
+  }
+
+  /** Whether git can be asked for the folders of a path of these names (`<tree>:a/b`): a name with a line break cannot be sent, and `.` and `..` are the walk's. */
+  function askable(names: readonly string[]): boolean {
+    return !names.some((name) => name === "." || name === ".." || name.includes("\n") || name.includes("\r"));
+  }
+
+  const folderName = (names: readonly string[], depth: number): string => `${options.tree}:${names.slice(0, depth).join("/")}`;
+
+  /**
+   * Where the walk of a path's names starts, and how many names that skips: the deepest folder on
+   * its way that git names as a tree (`<tree>:specs/042_slug/reports`), or a small one above it
+   * that is known already (the folder a return's paths share, `prefetch` asks for it first); the
+   * root when none is. Git then searches the trees on the way, which the view never reads: a
+   * folder of a thousand tasks changes with every commit, and a history would read it at every
+   * version. Folders are asked for deepest first: one that names no tree sends the question a
+   * folder up.
+   */
+  function folderOfPath(names: readonly string[]): { readonly tree: string; readonly depth: number } | { readonly need: Need } {
+    const folders = names.length - 1;
+    if (folders < 1 || !askable(names)) return { tree: options.tree, depth: 0 };
+    /** The deepest folder not asked for yet below which nothing is known not to be a folder. */
+    let ask: string | undefined;
+    for (let depth = folders; depth >= 1; depth -= 1) {
+      const name = folderName(names, depth);
+      const folder = known("folder", name);
+      if (folder === undefined) {
+        ask ??= name;
+      } else if (folder === null) {
+        // Nothing below what is not a folder is one: the question goes a folder up.
+        ask = undefined;
+      } else if (ask === undefined || folder.size <= SMALL_TREE_BYTES) {
+        // The deepest folder (nothing below it is one), or a small one: below it the walk reads a few small trees, where git would search the large ones above it again.
+        return { tree: folder.oid, depth };
+      } else {
+        break;
+      }
+    }
+    return ask === undefined ? { tree: options.tree, depth: 0 } : { need: { kind: "folder", name: ask } };
+  }
+
+  /** The deepest folder the paths share, asked for first when there are several: each path's walk then starts there, and git searches the trees above it once. */
+  async function learnSharedFolder(paths: readonly string[]): Promise<void> {
+    let shared: string[] | undefined;
+    for (const given of paths) {
+      if (lexicalProblem(given) !== undefined) continue;
+      const names = path.posix.normalize(given).split("/").slice(0, -1);
+      if (!askable(names)) return;
+      if (shared === undefined) shared = names;
+      let same = 0;
+      while (same < shared.length && same < names.length && shared[same] === names[same]) same += 1;
+      shared.length = same;
+    }
+    if (shared !== undefined && shared.length > 0) await learn("folder", folderName(shared, shared.length));
+  }
+
+  /** Resolves a path's names from `start` on, tree by tree, following links. */
+  function walk(given: string, names: readonly string[], start: { readonly tree: string; readonly depth: number }): Resolution {
     const problem = (kind: FileProblem, extra?: string): Resolution => ({
       check: extra === undefined ? { ok: false, problem: kind, path: given } : { ok: false, problem: kind, path: given, kind: extra },
     });
-    const lexical = lexicalProblem(given);
-    if (lexical !== undefined) return problem(lexical);
-
-    const normalized = path.posix.normalize(given);
-    // `real.md/.` names a folder as `real.md/` does (the disk view's `directory`), though normalize drops its `/.`.
-    const queue = (/\/\.?$/.test(given) && !normalized.endsWith("/") ? `${normalized}/` : normalized).split("/");
-    /** The trees from the root down to the current folder. */
-    const folders = [options.tree];
+    /** The trees from the start down to the current folder. */
+    const folders = [start.tree];
+    const queue = names.slice(start.depth);
     let followed = 0;
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
       if (name === "" || name === ".") continue;
       if (name === "..") {
-        // Only a symlink's target can climb (the path itself was normalized): above the root is outside the tree.
-        if (folders.length === 1) return problem("symlinkEscapesRoot");
+        if (folders.length === 1) {
+          // A link's target climbs above the folder git named: walked again from the root, where the way up is known.
+          if (start.depth > 0) return walk(given, names, { tree: options.tree, depth: 0 });
+          // Only a symlink's target can climb (the path itself was normalized): above the root is outside the tree.
+          return problem("symlinkEscapesRoot");
+        }
         folders.pop();
         continue;
       }
       const folder = folders[folders.length - 1] ?? options.tree;
       const tree = known("tree", folder);
-      if (tree === undefined) return { need: { kind: "tree", oid: folder } };
+      if (tree === undefined) return { need: { kind: "tree", name: folder } };
       if (tree === null) return problem("unreadable");
       const entry = tree.get(name);
       if (entry === undefined) return problem("notFound");
@@ -289,7 +379,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
           followed += 1;
           if (followed > MAX_LINKS) return problem("symlinkLoop");
           const target = known("link", entry.oid);
-          if (target === undefined) return { need: { kind: "link", oid: entry.oid } };
+          if (target === undefined) return { need: { kind: "link", name: entry.oid } };
           if (target === null) return problem("unreadable");
           if (target === "") return problem("notFound");
           if (target.startsWith("/")) return problem("symlinkEscapesRoot");
@@ -301,7 +391,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
           // (`real.md/`, `real.md/.`): not found, as the disk view says.
           if (queue.length > 0) return problem("notFound");
           const size = known("size", entry.oid);
-          if (size === undefined) return { need: { kind: "size", oid: entry.oid } };
+          if (size === undefined) return { need: { kind: "size", name: entry.oid } };
           if (size === null) return problem("unreadable");
           return { check: { ok: true, kind: "file", size, mtimeMs, path: given }, blob: entry.oid };
         }
@@ -314,15 +404,15 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
 
   async function load(need: Need): Promise<void> {
     if (need.kind !== "content") {
-      await learn(need.kind, need.oid);
+      await learn(need.kind, need.name);
       return;
     }
-    const object = await objects.contents(need.oid, need.maxBytes);
-    contents.set(need.oid, object?.type === "blob" ? object.data : null);
+    const object = await objects.contents(need.name, need.maxBytes);
+    contents.set(need.name, object?.type === "blob" ? object.data : null);
   }
 
   function miss(need: Need): void {
-    const key = `${need.kind}\0${need.oid}`;
+    const key = `${need.kind}\0${need.name}`;
     const earlier = missed.get(key);
     if (need.kind === "content" && earlier?.kind === "content" && earlier.maxBytes >= need.maxBytes) return;
     missed.set(key, need);
@@ -333,8 +423,11 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
    * from this commit's tree alone, whatever other returns of the commit loaded before it.
    */
   async function resolveToTheEnd(paths: Iterable<string>): Promise<void> {
+    const all = [...new Set(paths)];
+    const unanswered = all.filter((given) => !answered.has(given));
+    if (unanswered.length > 1) await learnSharedFolder(unanswered);
     await Promise.all(
-      [...new Set(paths)].map(async (given) => {
+      all.map(async (given) => {
         // Each step loads one tree, size or link target on the way: a path has few.
         for (let step = 0; step < PATH_MAX; step += 1) {
           const resolved = resolve(given);
@@ -369,7 +462,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
       const content = contents.get(resolved.blob);
       if (content === null) return null;
       if (content === undefined || (content.length < wanted && content.length < resolved.check.size)) {
-        miss({ kind: "content", oid: resolved.blob, maxBytes: wanted });
+        miss({ kind: "content", name: resolved.blob, maxBytes: wanted });
         return null;
       }
       return content.subarray(0, wanted).toString("utf8");
@@ -382,7 +475,7 @@ export function createGitFileView(options: GitFileViewOptions): GitFileView {
       }
       if (resolved.folder === undefined) return null;
       const tree = known("tree", resolved.folder);
-      if (tree === undefined) miss({ kind: "tree", oid: resolved.folder });
+      if (tree === undefined) miss({ kind: "tree", name: resolved.folder });
       if (tree === undefined || tree === null) return null;
       const names: string[] = [];
       for (const [name] of tree.entries()) {

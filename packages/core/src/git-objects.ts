@@ -112,7 +112,8 @@ class BatchProcess {
   private body: Body | undefined;
   private failure: Error | undefined;
   private stderr = "";
-  private corked = false;
+  /** The names asked for since the last write to git. */
+  private unsent: string[] = [];
 
   constructor(
     git: string,
@@ -146,18 +147,18 @@ class BatchProcess {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({ name, maxBytes, resolve, reject });
-      // The requests of one tick go to git in one write.
-      if (!this.corked) {
-        this.corked = true;
-        this.child.stdin.cork();
-        process.nextTick(() => {
-          this.corked = false;
-          this.child.stdin.uncork();
-        });
-      }
-      this.child.stdin.write(`${name}\n`);
+      // What is asked until the event loop turns goes to git in one write: the promises that answers
+      // settle ask their next questions in the same turn, and a write is a system call that wakes git.
+      if (this.unsent.length === 0) setImmediate(this.send);
+      this.unsent.push(name);
     });
   }
+
+  private readonly send = (): void => {
+    const names = this.unsent;
+    this.unsent = [];
+    if (this.failure === undefined) this.child.stdin.write(`${names.join("\n")}\n`);
+  };
 
   close(): void {
     if (this.failure === undefined) this.fail(new Error(`git cat-file ${this.mode} was closed`));
