@@ -6,8 +6,8 @@ import { auditConfig } from "./config.js";
 import { renderJson, type AuditDocument } from "./document.js";
 import { renderNdjson } from "./ndjson.js";
 import { forgeOf, type Forge } from "./forge.js";
-import { cutCommits, isAncestor, openRepository, resolveCommit, walkVersions, type Repository, type Version } from "./repository.js";
-import { auditVersion, type AuditedReturn, type UnreadableReturn } from "./returns.js";
+import { cutCommits, isAncestor, openRepository, remoteUrl, resolveCommit, walkVersions, type Repository, type Version } from "./repository.js";
+import { auditVersion, knownOutcome, type AuditedReturn, type UnreadableReturn } from "./returns.js";
 import { printable, percent, renderStylish, thousands, visible } from "./stylish.js";
 import { SummaryBuilder } from "./summary.js";
 
@@ -73,7 +73,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
   const given = options.repo;
   const env = gitEnvironment(options.env);
   const repo = await openRepository(path.resolve(options.cwd, given), given, env);
-  const tip = await resolveCommit(repo, rev, env);
+  // Two questions git answers at once.
+  const [tip, remote] = await Promise.all([resolveCommit(repo, rev, env), remoteUrl(repo, env)]);
   if (tip === null && options.rev !== undefined) {
     throw new ReturnlintError("USAGE", `Cannot audit ${given}: "${rev}" names no commit in ${repo.root}.`);
   }
@@ -106,7 +107,20 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const unreadable: UnreadableReturn[] = [];
     const counts = { linted: 0, cached: 0 };
     const context = { repo, cache, config, maxBytes, counts, ...(results === undefined ? {} : { results }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
-    for await (const outcome of mapOrdered(versions, CONCURRENCY, ({ version, superseded }) => auditVersion(version, superseded, context))) {
+    // What the cache keeps is judged at once; the other versions are linted, many at a time, and each outcome taken in the history's order.
+    const known = versions.map(({ version, superseded }) => knownOutcome(version, superseded, context));
+    const linting = mapOrdered(
+      versions.filter((_, index) => known[index] === undefined),
+      CONCURRENCY,
+      ({ version, superseded }) => auditVersion(version, superseded, context),
+    );
+    const linted = async (): Promise<AuditedReturn | UnreadableReturn | undefined> => {
+      const step = await linting.next();
+      return step.done === true ? undefined : step.value;
+    };
+    for (const [index, kept] of known.entries()) {
+      const outcome = kept ?? (await linted());
+      if (outcome === undefined) throw new ReturnlintError("INTERNAL", `the audit lost the outcome of ${versions[index]?.version.path ?? "a version"}.`);
       if ("unreadable" in outcome) {
         unreadable.push(outcome);
         summary.unreadable += 1;
@@ -120,7 +134,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const fromCache = counts.cached === 0 ? "" : ` (${count(counts.cached, "version")} from the cache)`;
     progress?.done(`Audited ${count(inRange.length, "return")} in ${((performance.now() - started) / 1000).toFixed(2)} s${fromCache}`);
 
-    const forge = forgeOf(repo.remote);
+    const forge = forgeOf(remote);
     const document: AuditDocument = {
       repo: { path: repo.root, bare: repo.bare, shallow: repo.shallow, rev, head: tip, web: forge?.web ?? null },
       shallowCut: repo.shallow ? { commits: [...cut], versions: walked.length - inRange.length } : null,

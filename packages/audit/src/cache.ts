@@ -133,7 +133,10 @@ const storedEntry = (version: number | string, verdict: CachedVerdict): StoredEn
 
 /** What a cache file holds, read line by line up to the first line that is not one (a file cut short, or written by another program). */
 interface Read {
-  readonly entries: Map<string, CachedVerdict>;
+  /** The verdicts on the versions of the walk kept, by version. */
+  readonly byVersion: Map<Version, CachedVerdict>;
+  /** The verdicts on versions the walk kept does not hold (another branch's), by `versionKey`. */
+  readonly byKey: Map<string, CachedVerdict>;
   readonly walk: CachedWalk | undefined;
   readonly lines: number;
   /** Every line of the file was read: another may be added to it. */
@@ -141,33 +144,35 @@ interface Read {
 }
 
 function readFile(file: string): Read {
-  const entries = new Map<string, CachedVerdict>();
+  const read = { byVersion: new Map<Version, CachedVerdict>(), byKey: new Map<string, CachedVerdict>() };
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch {
     // No file yet: every version is linted, and the file written.
-    return { entries, walk: undefined, lines: 0, whole: false };
+    return { ...read, walk: undefined, lines: 0, whole: false };
   }
   const versions: Version[] = [];
   let tip: string | null = null;
   let lines = 0;
   let whole = text.endsWith("\n");
   for (let start = 0, end = text.indexOf("\n"); start < text.length; start = end + 1, end = text.indexOf("\n", start)) {
-    const line: ReturnType<typeof readLine> = end === -1 ? undefined : readLine(text.slice(start, end), tip, versions);
-    if (line === undefined) {
+    const lineTip: string | undefined = end === -1 ? undefined : readLine(text.slice(start, end), tip, versions, read);
+    if (lineTip === undefined) {
       whole = false;
       break;
     }
-    for (const [key, verdict] of line.entries) entries.set(key, verdict);
-    tip = line.tip;
+    tip = lineTip;
     lines += 1;
   }
-  return { entries, walk: tip === null ? undefined : { tip, versions }, lines, whole: whole && lines > 0 };
+  return { ...read, walk: tip === null ? undefined : { tip, versions }, lines, whole: whole && lines > 0 };
 }
 
-/** One line's entries and tip, its versions added to `versions`; undefined (and `versions` as it was) when the line is not one that continues from `tip`. */
-function readLine(text: string, tip: string | null, versions: Version[]): { readonly entries: [string, CachedVerdict][]; readonly tip: string } | undefined {
+/**
+ * One line: its versions added to `versions`, its verdicts to `into`; the tip it ends at, or
+ * undefined (and `versions` as it was) when the line is not one that continues from `tip`.
+ */
+function readLine(text: string, tip: string | null, versions: Version[], into: Pick<Read, "byVersion" | "byKey">): string | undefined {
   let line: Partial<StoredLine>;
   try {
     line = JSON.parse(text) as Partial<StoredLine>;
@@ -178,26 +183,32 @@ function readLine(text: string, tip: string | null, versions: Version[]): { read
   if (walk?.from !== tip || !Array.isArray(walk.versions) || !Array.isArray(entries) || !isText(lineTip) || !COMMIT_ID.test(lineTip)) return undefined;
   const before = versions.length;
   const read = readLineBody(walk.versions, entries as unknown[], versions);
-  if (read === undefined) versions.length = before;
-  return read === undefined ? undefined : { entries: read, tip: lineTip };
+  if (read === undefined) {
+    versions.length = before;
+    return undefined;
+  }
+  for (const [which, verdict] of read) {
+    if (typeof which === "string") into.byKey.set(which, verdict);
+    else into.byVersion.set(which, verdict);
+  }
+  return lineTip;
 }
 
-/** A line's versions, added to `versions`, and its entries; undefined at the first that is not one. */
-function readLineBody(stored: readonly unknown[], entries: readonly unknown[], versions: Version[]): [string, CachedVerdict][] | undefined {
+/** A line's versions, added to `versions`, and its verdicts, each on its version (or its key); undefined at the first that is not one. */
+function readLineBody(stored: readonly unknown[], entries: readonly unknown[], versions: Version[]): [Version | string, CachedVerdict][] | undefined {
   for (const one of stored) {
     const version = versionOf(one);
     if (version === undefined) return undefined;
     versions.push(version);
   }
-  const read: [string, CachedVerdict][] = [];
+  const read: [Version | string, CachedVerdict][] = [];
   for (const entry of entries) {
     if (!Array.isArray(entry) || entry.length !== 7) return undefined;
     const which: unknown = entry[0];
-    const version = typeof which === "number" ? versions[which] : undefined;
-    const key = version === undefined ? which : versionKey(version);
+    const version = typeof which === "number" ? versions[which] : isText(which) ? which : undefined;
     const verdict = verdictOf(entry);
-    if (!isText(key) || verdict === undefined) return undefined;
-    read.push([key, verdict]);
+    if (version === undefined || verdict === undefined) return undefined;
+    read.push([version, verdict]);
   }
   return read;
 }
@@ -213,18 +224,24 @@ function readLineBody(stored: readonly unknown[], entries: readonly unknown[], v
  * written anew.
  */
 export class ResultCache {
-  private readonly entries: Map<string, CachedVerdict>;
+  /** Verdicts by version: those of the walk kept, and those this audit found. */
+  private readonly byVersion: Map<Version, CachedVerdict>;
+  /** Verdicts by `versionKey`: of versions outside the walk kept, and, once a walk did not continue it, of all (`keyed`). */
+  private readonly byKey: Map<string, CachedVerdict>;
   /** The entries this audit added, in order, to be written. */
   private readonly added: [Version, CachedVerdict][] = [];
   private walked: CachedWalk | undefined;
   /** The walk the file holds (its last line's tip), and how many lines it has, when it can be added to. */
   private readonly kept: { readonly walk: CachedWalk; readonly lines: number } | undefined;
+  /** The walk of this audit does not continue the one read: its versions are other objects, found by key. */
+  private replaced = false;
 
   private constructor(
     readonly file: string,
     read: Read,
   ) {
-    this.entries = read.entries;
+    this.byVersion = read.byVersion;
+    this.byKey = read.byKey;
     this.walked = read.walk;
     this.kept = read.whole && read.walk !== undefined ? { walk: read.walk, lines: read.lines } : undefined;
   }
@@ -259,20 +276,24 @@ export class ResultCache {
     return this.walked;
   }
 
+  /** This audit's walk: the one kept and the versions after it, or another (then every verdict is looked for by key). */
   keepWalk(walk: CachedWalk): void {
+    const last = this.walked?.versions;
+    const continues = last === undefined || (walk.versions.length >= last.length && walk.versions[last.length - 1] === last.at(-1));
+    if (!continues && !this.replaced) {
+      this.replaced = true;
+      for (const [version, verdict] of this.byVersion) this.byKey.set(versionKey(version), verdict);
+    }
     this.walked = walk;
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   get(version: Version): CachedVerdict | undefined {
-    return this.entries.get(versionKey(version));
+    // A version of the walk kept is that very object; another is new, unless the walk was replaced or it is another branch's.
+    return this.byVersion.get(version) ?? (this.byKey.size === 0 ? undefined : this.byKey.get(versionKey(version)));
   }
 
   set(version: Version, verdict: CachedVerdict): void {
-    this.entries.set(versionKey(version), verdict);
+    this.byVersion.set(version, verdict);
     this.added.push([version, verdict]);
   }
 
@@ -282,11 +303,11 @@ export class ResultCache {
     if (walk === undefined) return null;
     const kept = this.kept;
     // The file's walk, continued by this audit's: what is new goes on a line of its own.
-    const continues = kept !== undefined && kept.lines < MAX_LINES && walk.versions.length >= kept.walk.versions.length && walk.versions[kept.walk.versions.length - 1] === kept.walk.versions.at(-1);
+    const continues = kept !== undefined && !this.replaced && kept.lines < MAX_LINES;
     if (continues && this.added.length === 0 && walk.tip === kept.walk.tip) return null;
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
-      if (continues) appendFileSync(this.file, this.line(kept.walk.tip, walk, kept.walk.versions.length, this.added));
+      if (continues) appendFileSync(this.file, this.line(kept.walk.tip, walk, kept.walk.versions.length));
       else this.writeWhole(walk);
       return null;
     } catch (error) {
@@ -294,9 +315,20 @@ export class ResultCache {
     }
   }
 
+  /** The file written anew as one line: the walk, the verdicts on its versions by their place in it, and every other verdict by key. */
   private writeWhole(walk: CachedWalk): void {
-    const indexOf = new Map(walk.versions.map((version, index) => [versionKey(version), index]));
-    const entries = [...this.entries].map(([key, verdict]): StoredEntry => storedEntry(indexOf.get(key) ?? key, verdict));
+    const entries: StoredEntry[] = [];
+    const written = new Set<string>();
+    for (const [index, version] of walk.versions.entries()) {
+      const key = versionKey(version);
+      const verdict = this.byVersion.get(version) ?? this.byKey.get(key);
+      if (verdict === undefined) continue;
+      entries.push(storedEntry(index, verdict));
+      written.add(key);
+    }
+    const others = new Map(this.byKey);
+    for (const [version, verdict] of this.byVersion) others.set(versionKey(version), verdict);
+    for (const [key, verdict] of others) if (!written.has(key)) entries.push(storedEntry(key, verdict));
     const temporary = `${this.file}.${String(process.pid)}.tmp`;
     try {
       writeFileSync(temporary, `${JSON.stringify({ walk: { from: null, versions: walk.versions.map(storedVersion) }, entries, tip: walk.tip } satisfies StoredLine)}\n`);
@@ -307,10 +339,10 @@ export class ResultCache {
     }
   }
 
-  /** The line that continues the file's walk, `from` its tip, with the versions after the first `known` and the entries this audit added. */
-  private line(from: string, walk: CachedWalk, known: number, added: readonly [Version, CachedVerdict][]): string {
-    const indexOf = new Map(walk.versions.map((version, index) => [version, index]));
-    const entries = added.map(([version, verdict]) => storedEntry(indexOf.get(version) ?? versionKey(version), verdict));
+  /** The line that continues the file's walk `from` its tip: the versions after the first `known`, and the verdicts this audit found. */
+  private line(from: string, walk: CachedWalk, known: number): string {
+    const indexOf = new Map(walk.versions.slice(known).map((version, index) => [version, known + index]));
+    const entries = this.added.map(([version, verdict]) => storedEntry(indexOf.get(version) ?? versionKey(version), verdict));
     return `${JSON.stringify({ walk: { from, versions: walk.versions.slice(known).map(storedVersion) }, entries, tip: walk.tip } satisfies StoredLine)}\n`;
   }
 }

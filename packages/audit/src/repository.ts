@@ -10,8 +10,6 @@ export interface Repository {
   readonly bare: boolean;
   /** A shallow clone: history before its cut is not there to audit. */
   readonly shallow: boolean;
-  /** `remote.origin.url`, when there is one. */
-  readonly remote: string | null;
 }
 
 /** One commit of the walk that wrote a metadata file. */
@@ -107,8 +105,13 @@ export async function openRepository(dir: string, shown: string, env: NodeJS.Pro
     // Inside the .git folder of a clone there is no work tree: the git directory stands for it.
     if (top.code === 0 && top.stdout.trim() !== "") root = top.stdout.trim();
   }
-  const remote = await runGit(["--git-dir", gitDir, "config", "--get", "remote.origin.url"], env, question);
-  return { root, gitDir, bare: bare === "true", shallow: shallow === "true", remote: remote.code === 0 ? remote.stdout.trim() || null : null };
+  return { root, gitDir, bare: bare === "true", shallow: shallow === "true" };
+}
+
+/** The repository's `remote.origin.url`, or null when it has none. */
+export async function remoteUrl(repo: Repository, env: NodeJS.ProcessEnv = gitEnvironment()): Promise<string | null> {
+  const remote = await runGit(["--git-dir", repo.gitDir, "config", "--get", "remote.origin.url"], env, { ms: GIT_QUESTION_TIMEOUT_MS, what: repo.root });
+  return remote.code === 0 ? remote.stdout.trim() || null : null;
 }
 
 /** Whether `ancestor` is in the history of `commit` (the same commit counts): false too when git no longer has it. */

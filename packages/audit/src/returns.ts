@@ -63,20 +63,27 @@ export interface AuditContext {
 const FIRST_DATE = Date.parse("0000-01-01T00:00:00.000Z");
 const LAST_DATE = Date.parse("9999-12-31T23:59:59.999Z");
 
-/** Validates one version against the tree of the commit that introduced it; `superseded`: a later version of its file is audited too. */
-export async function auditVersion(version: Version, superseded: boolean, context: AuditContext): Promise<AuditedReturn | UnreadableReturn> {
+/**
+ * A version's outcome without reading or linting it, when there is one: a date the report cannot
+ * write, or a verdict `context.results` keeps. Undefined when the version must be linted (`auditVersion`).
+ */
+export function knownOutcome(version: Version, superseded: boolean, context: AuditContext): AuditedReturn | UnreadableReturn | undefined {
   if (!(version.time >= FIRST_DATE && version.time <= LAST_DATE)) {
     // A commit's date is whatever its author wrote: one past 9999 has no ISO date (nor, far enough, a Date).
     const seconds = Number.isFinite(version.time) ? String(version.time / 1000) : "unreadable";
     return { commit: version.commit, date: null, path: version.path, unreadable: `Cannot date ${version.path} at ${version.commit}: its author date (${seconds} seconds after 1970) is outside the years 0000 to 9999 that the report can write.` };
   }
-  const date = new Date(version.time).toISOString();
-  const where = { commit: version.commit, date, path: version.path };
   const cached = context.results?.get(version);
-  if (cached !== undefined) {
-    context.counts.cached += 1;
-    return judgedAs(where, cached, superseded, false);
-  }
+  if (cached === undefined) return undefined;
+  context.counts.cached += 1;
+  return judgedAs({ commit: version.commit, date: new Date(version.time).toISOString(), path: version.path }, cached, superseded, false);
+}
+
+/** Validates one version against the tree of the commit that introduced it; `superseded`: a later version of its file is audited too. */
+export async function auditVersion(version: Version, superseded: boolean, context: AuditContext): Promise<AuditedReturn | UnreadableReturn> {
+  const known = knownOutcome(version, superseded, context);
+  if (known !== undefined) return known;
+  const where = { commit: version.commit, date: new Date(version.time).toISOString(), path: version.path };
   const object = await context.cache.objects.contents(version.blob, context.maxBytes + 1);
   if (object?.type !== "blob") return { ...where, unreadable: `Cannot read ${version.path} at ${version.commit}: the object ${version.blob} is missing from the repository.` };
   if (object.size > context.maxBytes) {
