@@ -7,7 +7,7 @@ import { renderJson, type AuditDocument } from "./document.js";
 import { renderNdjson } from "./ndjson.js";
 import { forgeOf, type Forge } from "./forge.js";
 import { cutCommits, isAncestor, openRepository, remoteUrl, resolveCommit, walkVersions, type Repository, type Version } from "./repository.js";
-import { auditVersion, knownOutcome, type AuditedReturn, type UnreadableReturn } from "./returns.js";
+import { knownOutcome, lintVersion, type AuditedReturn, type UnreadableReturn } from "./returns.js";
 import { printable, percent, renderStylish, thousands, visible } from "./stylish.js";
 import { SummaryBuilder } from "./summary.js";
 
@@ -85,11 +85,11 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const tipView = tip === null ? null : await viewOf(cache, repo.root, tip);
     const { config, source, kind, refused, unapplied } = await auditConfig(repo, rev, tipView, options, options.cwd);
 
-    const key = options.cache === undefined ? undefined : resultsKey(config, { root: repo.root, version: options.cache.version, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) });
+    const kept = options.cache === undefined ? undefined : { dir: options.cache.dir, key: resultsKey(config, { root: repo.root, version: options.cache.version, maxBytes, ...(options.preset === undefined ? {} : { preset: options.preset }) }) };
     // git walks the commits since the last audit while its results are parsed.
-    const keptTip = options.cache === undefined || key === undefined || tip === null ? undefined : ResultCache.keptTip(options.cache.dir, key);
+    const keptTip = kept === undefined ? undefined : ResultCache.keptTip(kept.dir, kept.key);
     const walking = keptTip === undefined || tip === null || keptTip === tip ? undefined : walkSince(repo, keptTip, tip, env);
-    const results = options.cache === undefined || key === undefined ? undefined : ResultCache.open(options.cache.dir, key);
+    const results = kept === undefined ? undefined : ResultCache.open(kept.dir, kept.key);
     progress?.show(`Reading the history of ${printable(repo.root, 80)}…`);
     const walked = (tip === null ? [] : await walkFrom(repo, tip, env, results, walking)).filter(
       (version) => (since === undefined || version.time >= since.getTime()) && (until === undefined || version.time <= until.getTime()),
@@ -112,7 +112,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditRun> {
     const linting = mapOrdered(
       versions.filter((_, index) => known[index] === undefined),
       CONCURRENCY,
-      ({ version, superseded }) => auditVersion(version, superseded, context),
+      ({ version, superseded }) => lintVersion(version, superseded, context),
     );
     const linted = async (): Promise<AuditedReturn | UnreadableReturn | undefined> => {
       const step = await linting.next();

@@ -3,7 +3,7 @@ import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync
 import path from "node:path";
 import { cacheFolder, readPath, type LoadedConfig } from "@returnlint/core";
 import type { AuditFailure } from "./returns.js";
-import type { Version } from "./repository.js";
+import { OBJECT_ID, type Version } from "./repository.js";
 
 /**
  * What a version's lint said, as the cache keeps it: everything of an audited return that the
@@ -86,7 +86,6 @@ interface StoredLine {
   readonly tip: string;
 }
 
-const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** How every line ends: its tip last, so that the file's last bytes say the tip of the walk it keeps. */
 const TIP_AT_END = /"tip":"([0-9a-f]{40}|[0-9a-f]{64})"\}\n$/;
 
@@ -180,7 +179,7 @@ function readLine(text: string, tip: string | null, versions: Version[], into: P
     return undefined;
   }
   const { walk, entries, tip: lineTip } = line;
-  if (walk?.from !== tip || !Array.isArray(walk.versions) || !Array.isArray(entries) || !isText(lineTip) || !COMMIT_ID.test(lineTip)) return undefined;
+  if (walk?.from !== tip || !Array.isArray(walk.versions) || !Array.isArray(entries) || !isText(lineTip) || !OBJECT_ID.test(lineTip)) return undefined;
   const before = versions.length;
   const read = readLineBody(walk.versions, entries as unknown[], versions);
   if (read === undefined) {
@@ -341,8 +340,9 @@ export class ResultCache {
 
   /** The line that continues the file's walk `from` its tip: the versions after the first `known`, and the verdicts this audit found. */
   private line(from: string, walk: CachedWalk, known: number): string {
-    const indexOf = new Map(walk.versions.slice(known).map((version, index) => [version, known + index]));
+    const after = walk.versions.slice(known);
+    const indexOf = new Map(after.map((version, index) => [version, known + index]));
     const entries = this.added.map(([version, verdict]) => storedEntry(indexOf.get(version) ?? versionKey(version), verdict));
-    return `${JSON.stringify({ walk: { from, versions: walk.versions.slice(known).map(storedVersion) }, entries, tip: walk.tip } satisfies StoredLine)}\n`;
+    return `${JSON.stringify({ walk: { from, versions: after.map(storedVersion) }, entries, tip: walk.tip } satisfies StoredLine)}\n`;
   }
 }

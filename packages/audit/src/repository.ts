@@ -124,8 +124,11 @@ export async function isAncestor(repo: Repository, ancestor: string, commit: str
 export async function resolveCommit(repo: Repository, revision: string, env: NodeJS.ProcessEnv = gitEnvironment()): Promise<string | null> {
   const run = await runGit(["--git-dir", repo.gitDir, "rev-parse", "--verify", "--quiet", `${revision}^{commit}`], env, { ms: GIT_QUESTION_TIMEOUT_MS, what: repo.root });
   const oid = run.stdout.trim();
-  return run.code === 0 && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(oid) ? oid : null;
+  return run.code === 0 && OBJECT_ID.test(oid) ? oid : null;
 }
+
+/** A whole object id as git writes it: SHA-1 or SHA-256, in hex. */
+export const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 const RECORD = "\x1e";
 const FIELD = "\x1f";

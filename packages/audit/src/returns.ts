@@ -65,7 +65,7 @@ const LAST_DATE = Date.parse("9999-12-31T23:59:59.999Z");
 
 /**
  * A version's outcome without reading or linting it, when there is one: a date the report cannot
- * write, or a verdict `context.results` keeps. Undefined when the version must be linted (`auditVersion`).
+ * write, or a verdict `context.results` keeps. Undefined when the version must be linted (`lintVersion`).
  */
 export function knownOutcome(version: Version, superseded: boolean, context: AuditContext): AuditedReturn | UnreadableReturn | undefined {
   if (!(version.time >= FIRST_DATE && version.time <= LAST_DATE)) {
@@ -79,10 +79,11 @@ export function knownOutcome(version: Version, superseded: boolean, context: Aud
   return judgedAs({ commit: version.commit, date: new Date(version.time).toISOString(), path: version.path }, cached, superseded, false);
 }
 
-/** Validates one version against the tree of the commit that introduced it; `superseded`: a later version of its file is audited too. */
-export async function auditVersion(version: Version, superseded: boolean, context: AuditContext): Promise<AuditedReturn | UnreadableReturn> {
-  const known = knownOutcome(version, superseded, context);
-  if (known !== undefined) return known;
+/**
+ * Validates one version that `knownOutcome` has no outcome for against the tree of the commit that
+ * introduced it; `superseded`: a later version of its file is audited too.
+ */
+export async function lintVersion(version: Version, superseded: boolean, context: AuditContext): Promise<AuditedReturn | UnreadableReturn> {
   const where = { commit: version.commit, date: new Date(version.time).toISOString(), path: version.path };
   const object = await context.cache.objects.contents(version.blob, context.maxBytes + 1);
   if (object?.type !== "blob") return { ...where, unreadable: `Cannot read ${version.path} at ${version.commit}: the object ${version.blob} is missing from the repository.` };
